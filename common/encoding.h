@@ -1,0 +1,40 @@
+// Small byte/text codecs shared by every module: base64, GUID text, UTF-8 checks, percent-coding.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace malachite {
+
+// Standard base64 with padding (RFC 4648 §4).
+std::string Base64Encode(std::string_view raw);
+// Decodes standard base64; padding optional; no whitespace allowed. nullopt when malformed.
+std::optional<std::string> Base64Decode(std::string_view text);
+
+// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex, any case) into 16 bytes in textual order.
+std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text);
+// Formats 16 raw bytes (textual order) as lowercase `xxxxxxxx-xxxx-...`. REQUIRES: raw.size()==16.
+std::string FormatGuid(std::string_view raw);
+// A new random (version 4) GUID as text, e.g. for x-ms-request-id. Thread-safe.
+std::string NewGuidText();
+
+// True when `text` is well-formed UTF-8 (no overlongs, no surrogates, <= U+10FFFF).
+bool IsValidUtf8(std::string_view text);
+// Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
+std::size_t Utf16Length(std::string_view text);
+
+// Decodes %XX escapes (invalid escapes are kept literally). `plus_is_space` for query strings
+// in application/x-www-form-urlencoded style; Azure clients never rely on '+' meaning space in
+// paths, so paths decode with it false.
+std::string PercentDecode(std::string_view text, bool plus_is_space = false);
+// Percent-encodes every byte outside RFC 3986 unreserved (A-Z a-z 0-9 - . _ ~).
+std::string PercentEncode(std::string_view text);
+
+// ASCII lower-casing (table names are ASCII).
+std::string AsciiLower(std::string_view text);
+bool AsciiIEquals(std::string_view a, std::string_view b);
+
+}  // namespace malachite

@@ -1,0 +1,135 @@
+// The storage module's public face: one LMDB environment holding the table catalog and every
+// entity, a read API over short-lived snapshots and a write API through a group-commit writer.
+//
+// LMDB: one writer at a time; a read transaction belongs to one thread and must end before the
+// caller suspends (STYLE rule 2) — ReadView is a stack object, never kept across a co_await.
+// LMDB: long-lived readers stop page reuse and grow the file; keep ReadViews short.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/entity.h"
+#include "common/error.h"
+
+namespace malachite::storage {
+
+struct StoreOptions {
+  std::string data_dir;                        // created if missing
+  std::uint64_t map_size_bytes = 1ull << 40;   // LMDB map (address space reserved, not disk)
+  bool sync = true;                            // fsync every commit (false only for tests/bench)
+  std::size_t max_batch = 256;                 // most requests one group commit takes
+};
+
+// A table as the catalog knows it. `id` is never reused, so entities of a deleted table can
+// never show through a new table of the same name.
+struct TableInfo {
+  std::string account;
+  std::string name;  // as created (case preserved)
+  std::uint64_t id = 0;
+};
+
+// One end of a key range. With `row_key` unset the bound is the edge of partition
+// `partition_key` (its start for a lower bound, its end for an upper bound).
+struct KeyBound {
+  std::string partition_key;
+  std::optional<std::string> row_key;
+  bool inclusive = true;
+};
+
+// Entities between `lower` and `upper` in (PartitionKey, RowKey) ordinal order; an unset bound is
+// the start/end of the table.
+struct KeyRange {
+  std::optional<KeyBound> lower;
+  std::optional<KeyBound> upper;
+};
+
+// An entity as stored, read lazily from LMDB memory. Valid only inside the visit callback.
+class EntityView {
+ public:
+  virtual ~EntityView() = default;
+  virtual std::string_view partition_key() const = 0;
+  virtual std::string_view row_key() const = 0;
+  virtual DateTime timestamp() const = 0;
+  // A full copy, independent of LMDB memory.
+  virtual Entity Decode() const = 0;
+};
+
+// A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.
+// REQUIRES: used on one thread and destroyed before that thread suspends.
+class ReadView {
+ public:
+  virtual ~ReadView() = default;
+  // The table `name` (matched case-insensitively) of `account`, or nullopt.
+  virtual Result<std::optional<TableInfo>> FindTable(std::string_view account,
+                                                     std::string_view name) = 0;
+  // Tables of `account` in case-insensitive name order, starting at the first whose lower-cased
+  // name is >= `from_lower`. `visit` returns false to stop.
+  virtual Result<void> ScanTables(std::string_view account, std::string_view from_lower,
+                                  const std::function<bool(const TableInfo&)>& visit) = 0;
+  // Point read; nullopt when absent.
+  virtual Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
+                                                  std::string_view rk) = 0;
+  // Entities of `table` inside `range` in key order. `visit` returns false to stop; the view it
+  // gets lives until it returns.
+  virtual Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
+                                    const std::function<bool(const EntityView&)>& visit) = 0;
+};
+
+// What one request may do inside the writer's transaction. Runs on the writer thread inside a
+// nested transaction of the group commit: if the WriteFn returns an error, only its own changes
+// roll back. Must not block or wait on other requests.
+class WriteContext {
+ public:
+  virtual ~WriteContext() = default;
+  // A Timestamp strictly greater than every one handed out before (in this process and stored).
+  virtual DateTime NextTimestamp() = 0;
+  virtual Result<std::optional<TableInfo>> FindTable(std::string_view account,
+                                                     std::string_view name) = 0;
+  // Creates the table; nullopt when a table of that name (case-insensitively) already exists.
+  virtual Result<std::optional<TableInfo>> CreateTable(std::string_view account,
+                                                       std::string_view name) = 0;
+  // Removes the table from the catalog at once (O(1)); its entities are reclaimed in the
+  // background. False when there was no such table.
+  virtual Result<bool> DeleteTable(std::string_view account, std::string_view name) = 0;
+  virtual Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
+                                                  std::string_view rk) = 0;
+  // Inserts or overwrites the entity stored under (entity.partition_key, entity.row_key),
+  // exactly as given (timestamp included).
+  virtual Result<void> PutEntity(const TableInfo& table, const Entity& entity) = 0;
+  // False when absent.
+  virtual Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
+                                    std::string_view rk) = 0;
+};
+
+using WriteFn = std::function<Result<void>(WriteContext&)>;
+// Called once per submitted WriteFn on the writer thread, after the group's commit is durable
+// (or with the WriteFn's own error, or with the commit's error, e.g.
+// kInsufficientAccountResources for a full disk — then nothing of the group was applied).
+using WriteDone = std::function<void(Result<void>)>;
+
+class Store {
+ public:
+  // Opens (creating if needed) the environment in options.data_dir and starts the writer and the
+  // background reclaimer. Errors: kInternalError with a one-line message (unusable dir, lock
+  // held by another process, format version mismatch).
+  static Result<std::unique_ptr<Store>> Open(const StoreOptions& options, const Clock& clock);
+  virtual ~Store() = default;  // drains the writer, stops the reclaimer, closes LMDB
+
+  // A new snapshot. Cheap (one mdb_txn_begin).
+  virtual Result<std::unique_ptr<ReadView>> Read() = 0;
+  // Queues `fn` for the next group commit; `done` runs on the writer thread (keep it short:
+  // post back to the caller's executor).
+  virtual void Submit(WriteFn fn, WriteDone done) = 0;
+  // Submit and wait: for tests and tools, never on an I/O thread.
+  virtual Result<void> Write(WriteFn fn) = 0;
+  // Blocks until background reclamation of deleted tables has finished (tests).
+  virtual void WaitForReclaim() = 0;
+};
+
+}  // namespace malachite::storage
