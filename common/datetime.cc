@@ -1,1 +1,245 @@
-// Implementation pending.
+#include "common/datetime.h"
+
+#include <array>
+#include <cstring>
+
+namespace malachite {
+namespace {
+
+constexpr std::int64_t kTicksPerMinute = 60 * kTicksPerSecond;
+constexpr std::int64_t kTicksPerDay = 86'400 * kTicksPerSecond;
+// Days between 0001-01-01 and 1970-01-01.
+constexpr std::int64_t kUnixEpochDays = kUnixEpochTicks / kTicksPerDay;
+
+constexpr std::array<std::string_view, 7> kWeekdays = {"Sun", "Mon", "Tue", "Wed",
+                                                       "Thu", "Fri", "Sat"};
+constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+struct Civil {
+  int year;
+  int month;  // 1..12
+  int day;    // 1..31
+};
+
+bool IsLeap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+int DaysInMonth(int year, int month) {
+  constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && IsLeap(year) ? 29 : kDays[month - 1];
+}
+
+// Howard Hinnant's days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
+std::int64_t DaysFromCivil(int y, int m, int d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// Inverse of DaysFromCivil.
+Civil CivilFromDays(std::int64_t z) {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  return Civil{static_cast<int>(yoe + era * 400 + (m <= 2)), m, d};
+}
+
+// Reads exactly `n` ASCII digits at `pos`; -1 when any is not a digit.
+int ReadDigits(std::string_view s, std::size_t pos, std::size_t n) {
+  if (pos + n > s.size()) return -1;
+  int v = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = s[pos + i];
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+// Ticks of a validated civil date and time of day.
+std::optional<std::int64_t> ToTicks(int year, int month, int day, int hour, int minute,
+                                    int second) {
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) ||
+      hour > 23 || minute > 59 || second > 59) {
+    return std::nullopt;
+  }
+  const std::int64_t days = DaysFromCivil(year, month, day) + kUnixEpochDays;
+  return days * kTicksPerDay + (hour * 3600LL + minute * 60LL + second) * kTicksPerSecond;
+}
+
+void Put2(char* p, int v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+
+void Put4(char* p, int v) {
+  Put2(p, v / 100);
+  Put2(p + 2, v % 100);
+}
+
+// Writes "yyyy-MM-ddTHH:mm:ss" (19 chars) and returns the 7-digit fraction.
+int PutIsoSeconds(char* p, DateTime t) {
+  std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
+  const std::int64_t days = ticks / kTicksPerDay;
+  std::int64_t rest = ticks % kTicksPerDay;
+  const Civil c = CivilFromDays(days - kUnixEpochDays);
+  const int secs = static_cast<int>(rest / kTicksPerSecond);
+  Put4(p, c.year);
+  p[4] = '-';
+  Put2(p + 5, c.month);
+  p[7] = '-';
+  Put2(p + 8, c.day);
+  p[10] = 'T';
+  Put2(p + 11, secs / 3600);
+  p[13] = ':';
+  Put2(p + 14, secs / 60 % 60);
+  p[16] = ':';
+  Put2(p + 17, secs % 60);
+  return static_cast<int>(rest % kTicksPerSecond);
+}
+
+// Writes the 7 fraction digits of `fraction` at p.
+void PutFraction7(char* p, int fraction) {
+  for (int i = 6; i >= 0; --i) {
+    p[i] = static_cast<char>('0' + fraction % 10);
+    fraction /= 10;
+  }
+}
+
+// Parses "+hh:mm" / "-hh:mm" into signed minutes east of UTC.
+std::optional<int> ParseOffset(std::string_view s) {
+  if (s.size() != 6 || (s[0] != '+' && s[0] != '-') || s[3] != ':') return std::nullopt;
+  const int hh = ReadDigits(s, 1, 2);
+  const int mm = ReadDigits(s, 4, 2);
+  if (hh < 0 || mm < 0 || hh > 23 || mm > 59) return std::nullopt;
+  const int minutes = hh * 60 + mm;
+  return s[0] == '-' ? -minutes : minutes;
+}
+
+}  // namespace
+
+std::optional<DateTime> ParseIso8601(std::string_view s) {
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+      s[16] != ':') {
+    return std::nullopt;
+  }
+  const int year = ReadDigits(s, 0, 4), month = ReadDigits(s, 5, 2), day = ReadDigits(s, 8, 2);
+  const int hour = ReadDigits(s, 11, 2), minute = ReadDigits(s, 14, 2);
+  const int second = ReadDigits(s, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+    return std::nullopt;
+  }
+  std::optional<std::int64_t> ticks = ToTicks(year, month, day, hour, minute, second);
+  if (!ticks) return std::nullopt;
+  std::size_t pos = 19;
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    std::int64_t fraction = 0;
+    std::size_t digits = 0;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+      if (++digits > 7) return std::nullopt;
+      fraction = fraction * 10 + (s[pos] - '0');
+      ++pos;
+    }
+    if (digits == 0) return std::nullopt;
+    for (std::size_t i = digits; i < 7; ++i) fraction *= 10;
+    *ticks += fraction;
+  }
+  const std::string_view zone = s.substr(pos);
+  if (zone.empty() || zone == "Z") return DateTime{*ticks};
+  std::optional<int> offset = ParseOffset(zone);
+  if (!offset) return std::nullopt;
+  // Local time minus its offset east of UTC is UTC.
+  return DateTime{*ticks - *offset * kTicksPerMinute};
+}
+
+std::string FormatIso8601(DateTime t) {
+  char buf[28];
+  const int fraction = PutIsoSeconds(buf, t);
+  std::size_t len = 19;
+  if (fraction != 0) {
+    buf[19] = '.';
+    PutFraction7(buf + 20, fraction);
+    len = 27;
+    while (buf[len - 1] == '0') --len;  // Azure: spec §3 — trailing zeros trimmed.
+  }
+  buf[len++] = 'Z';
+  return std::string(buf, len);
+}
+
+std::string FormatIso8601Fixed7(DateTime t) {
+  char buf[28];
+  const int fraction = PutIsoSeconds(buf, t);
+  buf[19] = '.';
+  PutFraction7(buf + 20, fraction);
+  buf[27] = 'Z';
+  return std::string(buf, 28);
+}
+
+std::string FormatRfc1123(DateTime t) {
+  // "Sat, 21 Nov 2026 05:21:46 GMT" is 29 chars.
+  char iso[28];
+  PutIsoSeconds(iso, t);
+  const std::int64_t days = (t.ticks < 0 ? 0 : t.ticks) / kTicksPerDay;
+  // 0001-01-01 was a Monday.
+  const std::string_view weekday = kWeekdays[(days + 1) % 7];
+  const int month = (iso[5] - '0') * 10 + (iso[6] - '0');
+  char buf[29];
+  std::memcpy(buf, weekday.data(), 3);
+  buf[3] = ',';
+  buf[4] = ' ';
+  std::memcpy(buf + 5, iso + 8, 2);  // day
+  buf[7] = ' ';
+  std::memcpy(buf + 8, kMonths[month - 1].data(), 3);
+  buf[11] = ' ';
+  std::memcpy(buf + 12, iso, 4);  // year
+  buf[16] = ' ';
+  std::memcpy(buf + 17, iso + 11, 8);  // HH:mm:ss
+  std::memcpy(buf + 25, " GMT", 4);
+  return std::string(buf, 29);
+}
+
+std::optional<DateTime> ParseRfc1123(std::string_view s) {
+  // "Ddd, D[D] Mon YYYY HH:MM:SS GMT"; the weekday must be a valid name (not cross-checked).
+  if (s.size() < 5 || s[3] != ',' || s[4] != ' ') return std::nullopt;
+  bool weekday_ok = false;
+  for (std::string_view w : kWeekdays) weekday_ok |= s.substr(0, 3) == w;
+  if (!weekday_ok) return std::nullopt;
+  s.remove_prefix(5);
+  const std::size_t day_len = s.size() > 1 && s[1] == ' ' ? 1 : 2;
+  const int day = ReadDigits(s, 0, day_len);
+  if (day < 0) return std::nullopt;
+  s.remove_prefix(day_len);
+  if (s.size() != 22 || s[0] != ' ' || s[4] != ' ' || s[9] != ' ' || s[12] != ':' ||
+      s[15] != ':' || s.substr(18) != " GMT") {
+    return std::nullopt;
+  }
+  int month = 0;
+  for (int i = 0; i < 12; ++i) {
+    if (s.substr(1, 3) == kMonths[i]) month = i + 1;
+  }
+  const int year = ReadDigits(s, 5, 4), hour = ReadDigits(s, 10, 2);
+  const int minute = ReadDigits(s, 13, 2), second = ReadDigits(s, 16, 2);
+  if (month == 0 || year < 0 || hour < 0 || minute < 0 || second < 0) return std::nullopt;
+  std::optional<std::int64_t> ticks = ToTicks(year, month, day, hour, minute, second);
+  if (!ticks) return std::nullopt;
+  return DateTime{*ticks};
+}
+
+DateTime FromUnixMicros(std::int64_t micros) { return DateTime{kUnixEpochTicks + micros * 10}; }
+
+std::int64_t ToUnixMicros(DateTime t) {
+  const std::int64_t ticks = t.ticks - kUnixEpochTicks;
+  // Floor division so times before 1970 round toward the past.
+  return ticks >= 0 ? ticks / 10 : -((-ticks + 9) / 10);
+}
+
+}  // namespace malachite

@@ -1,1 +1,257 @@
-// Implementation pending.
+#include "common/encoding.h"
+
+#include <random>
+
+namespace malachite {
+namespace {
+
+constexpr char kBase64Alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kHexLower[] = "0123456789abcdef";
+constexpr char kHexUpper[] = "0123456789ABCDEF";
+
+// -1 for bytes outside the base64 alphabet.
+constexpr std::array<std::int8_t, 256> MakeBase64Table() {
+  std::array<std::int8_t, 256> table{};
+  for (auto& v : table) v = -1;
+  for (int i = 0; i < 64; ++i) table[static_cast<unsigned char>(kBase64Alphabet[i])] = i;
+  return table;
+}
+constexpr std::array<std::int8_t, 256> kBase64Table = MakeBase64Table();
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// xoshiro256** (Blackman & Vigna): fast, good enough for request ids; not for secrets.
+class Xoshiro256 {
+ public:
+  Xoshiro256() {
+    std::random_device device;
+    // splitmix64 spreads the seed over all four words.
+    std::uint64_t seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+    for (auto& word : s_) {
+      seed += 0x9e3779b97f4a7c15ULL;
+      std::uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      word = z ^ (z >> 31);
+    }
+  }
+
+  std::uint64_t Next() {
+    const std::uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = Rotl(s_[3], 45);
+    return result;
+  }
+
+ private:
+  static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t s_[4];
+};
+
+}  // namespace
+
+std::string Base64Encode(std::string_view raw) {
+  std::string out;
+  out.resize((raw.size() + 2) / 3 * 4);
+  char* p = out.data();
+  std::size_t i = 0;
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(raw[k]); };
+  for (; i + 3 <= raw.size(); i += 3) {
+    const std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    *p++ = kBase64Alphabet[v >> 18];
+    *p++ = kBase64Alphabet[(v >> 12) & 63];
+    *p++ = kBase64Alphabet[(v >> 6) & 63];
+    *p++ = kBase64Alphabet[v & 63];
+  }
+  const std::size_t rest = raw.size() - i;
+  if (rest > 0) {
+    const std::uint32_t v = byte(i) << 16 | (rest == 2 ? byte(i + 1) << 8 : 0);
+    *p++ = kBase64Alphabet[v >> 18];
+    *p++ = kBase64Alphabet[(v >> 12) & 63];
+    *p++ = rest == 2 ? kBase64Alphabet[(v >> 6) & 63] : '=';
+    *p++ = '=';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  if (!text.empty() && text.back() == '=') {
+    // Padded input must be whole quanta; at most two '='.
+    if (text.size() % 4 != 0) return std::nullopt;
+    text.remove_suffix(1);
+    if (text.back() == '=') text.remove_suffix(1);
+  }
+  if (text.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() / 4 * 3 + 2);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    const int v = kBase64Table[static_cast<unsigned char>(c)];
+    if (v < 0) return std::nullopt;
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text) {
+  if (text.size() != 36) return std::nullopt;
+  std::array<std::uint8_t, 16> raw{};
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < 36;) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (text[i] != '-') return std::nullopt;
+      ++i;
+      continue;
+    }
+    const int hi = HexValue(text[i]), lo = HexValue(text[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    raw[out++] = static_cast<std::uint8_t>(hi << 4 | lo);
+    i += 2;
+  }
+  return raw;
+}
+
+std::string FormatGuid(std::string_view raw) {
+  std::string out;
+  out.reserve(36);
+  for (std::size_t i = 0; i < 16 && i < raw.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    const auto b = static_cast<unsigned char>(raw[i]);
+    out.push_back(kHexLower[b >> 4]);
+    out.push_back(kHexLower[b & 15]);
+  }
+  return out;
+}
+
+std::string NewGuidText() {
+  thread_local Xoshiro256 rng;
+  const std::uint64_t a = rng.Next(), b = rng.Next();
+  std::array<char, 16> raw;
+  for (int i = 0; i < 8; ++i) {
+    raw[i] = static_cast<char>(a >> (56 - 8 * i));
+    raw[8 + i] = static_cast<char>(b >> (56 - 8 * i));
+  }
+  raw[6] = static_cast<char>((raw[6] & 0x0f) | 0x40);  // version 4
+  raw[8] = static_cast<char>((raw[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  return FormatGuid(std::string_view(raw.data(), raw.size()));
+}
+
+bool IsValidUtf8(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    std::size_t len;
+    std::uint32_t cp;
+    if ((c & 0xe0) == 0xc0) {
+      len = 2, cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      len = 3, cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      len = 4, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (static_cast<std::size_t>(end - p) < len) return false;
+    for (std::size_t i = 1; i < len; ++i) {
+      if ((p[i] & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    constexpr std::uint32_t kMinForLength[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMinForLength[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      return false;
+    }
+    p += len;
+  }
+  return true;
+}
+
+std::size_t Utf16Length(std::string_view text) {
+  // Each code point has one lead byte; 4-byte sequences need a surrogate pair.
+  std::size_t units = 0;
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c & 0xc0) != 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+std::string PercentDecode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
+        HexValue(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexValue(text[i + 1]) << 4 | HexValue(text[i + 2])));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string PercentEncode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    const bool unreserved = (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') ||
+                            (b >= '0' && b <= '9') || b == '-' || b == '.' || b == '_' ||
+                            b == '~';
+    if (unreserved) {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kHexUpper[b >> 4]);
+      out.push_back(kHexUpper[b & 15]);
+    }
+  }
+  return out;
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool AsciiIEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+}  // namespace malachite

@@ -1,0 +1,102 @@
+#include "common/encoding.h"
+
+#include <set>
+
+#include <catch2/catch.hpp>
+
+namespace malachite {
+namespace {
+
+TEST_CASE("encoding: base64 matches the RFC 4648 test vectors", "[common]") {
+  const std::pair<std::string_view, std::string_view> vectors[] = {
+      {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},         {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+  };
+  for (auto [raw, text] : vectors) {
+    CHECK(Base64Encode(raw) == text);
+    CHECK(Base64Decode(text) == std::string(raw));
+  }
+  CHECK(Base64Encode(std::string("\x00\xff\xfe", 3)) == "AP/+");
+  CHECK(Base64Decode("AP/+") == std::string("\x00\xff\xfe", 3));
+}
+
+TEST_CASE("encoding: base64 padding is optional and junk is rejected", "[common]") {
+  CHECK(Base64Decode("Zg") == "f");
+  CHECK(Base64Decode("Zm8") == "fo");
+  for (std::string_view bad : {"Z", "Zg=", "Zm9v=", "Zg===", "Z===", "Zm 9v", "Zm9v\n", "Zm-_",
+                               "=Zm9", "Zm=v"}) {
+    INFO(bad);
+    CHECK_FALSE(Base64Decode(bad).has_value());
+  }
+}
+
+TEST_CASE("encoding: GUIDs parse in any case and format lowercase", "[common]") {
+  auto raw = ParseGuid("0F8FAD5B-D9CB-469F-A165-70867728950E");
+  REQUIRE(raw.has_value());
+  CHECK((*raw)[0] == 0x0f);
+  CHECK((*raw)[15] == 0x0e);
+  CHECK(FormatGuid(std::string_view(reinterpret_cast<const char*>(raw->data()), 16)) ==
+        "0f8fad5b-d9cb-469f-a165-70867728950e");
+  for (std::string_view bad : {"", "0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e",
+                               "{0f8fad5b-d9cb-469f-a165-70867728950e}",
+                               "0f8fad5b-d9cb-469f-a165_70867728950e",
+                               "0f8fad5g-d9cb-469f-a165-70867728950e"}) {
+    INFO(bad);
+    CHECK_FALSE(ParseGuid(bad).has_value());
+  }
+}
+
+TEST_CASE("encoding: NewGuidText makes distinct version 4 GUIDs", "[common]") {
+  std::set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) {
+    std::string g = NewGuidText();
+    REQUIRE(ParseGuid(g).has_value());
+    CHECK(g[14] == '4');
+    CHECK(std::string_view("89ab").find(g[19]) != std::string_view::npos);
+    seen.insert(std::move(g));
+  }
+  CHECK(seen.size() == 1000);
+}
+
+TEST_CASE("encoding: UTF-8 validation rejects overlongs, surrogates and truncation",
+          "[common]") {
+  CHECK(IsValidUtf8(""));
+  CHECK(IsValidUtf8("plain ascii"));
+  CHECK(IsValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // café € 😀
+  CHECK(IsValidUtf8("\xf4\x8f\xbf\xbf"));                            // U+10FFFF
+  for (std::string_view bad : {"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                               "\xc3", "\xe2\x82", "\x80", "\xff", "a\xf0\x9f\x98"}) {
+    CHECK_FALSE(IsValidUtf8(bad));
+  }
+}
+
+TEST_CASE("encoding: Utf16Length counts surrogate pairs as two units", "[common]") {
+  CHECK(Utf16Length("") == 0);
+  CHECK(Utf16Length("abc") == 3);
+  CHECK(Utf16Length("caf\xc3\xa9") == 4);
+  CHECK(Utf16Length("\xe2\x82\xac") == 1);
+  CHECK(Utf16Length("\xf0\x9f\x98\x80") == 2);
+}
+
+TEST_CASE("encoding: percent coding follows RFC 3986 unreserved characters", "[common]") {
+  CHECK(PercentEncode("a-b.c_d~e") == "a-b.c_d~e");
+  CHECK(PercentEncode("r'1 /?#") == "r%271%20%2F%3F%23");
+  CHECK(PercentEncode("\xc3\xa9") == "%C3%A9");
+  CHECK(PercentDecode("r%271%20%2f") == "r'1 /");
+  CHECK(PercentDecode("a+b") == "a+b");
+  CHECK(PercentDecode("a+b", true) == "a b");
+  CHECK(PercentDecode("100%") == "100%");
+  CHECK(PercentDecode("%zz%4") == "%zz%4");
+  CHECK(PercentDecode("%41%42") == "AB");
+  CHECK(PercentDecode(PercentEncode("any \x01 bytes\xff")) == "any \x01 bytes\xff");
+}
+
+TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {
+  CHECK(AsciiLower("MyTable9\xc3\x89") == "mytable9\xc3\x89");
+  CHECK(AsciiIEquals("Tables", "tABLES"));
+  CHECK_FALSE(AsciiIEquals("Tables", "Table"));
+  CHECK_FALSE(AsciiIEquals("a[", "A{"));
+}
+
+}  // namespace
+}  // namespace malachite
