@@ -38,11 +38,15 @@ class Filter {
  public:
   // Runs lexer, parser and checker. Errors: kInvalidInput with a message naming the byte offset
   // of the problem (the service's 400), or the code spec §6.3 names for the case (e.g. too many
-  // comparisons, Int32 literal out of range).
+  // comparisons, Int32 literal out of range). Empty or all-blank text is an error too: a caller
+  // whose $filter is absent or empty should not build a Filter at all.
+  // `text` is the decoded query parameter value (percent-decoding is the caller's job).
   static Result<Filter> Parse(std::string_view text);
 
   // True when the row matches (spec §6.2 typed semantics: a comparison with a missing property
-  // or a value of another EDM type is false, also for `ne`).
+  // is false, also for `ne`; a value of another EDM type (no promotion between Int32, Int64 and
+  // Double) fails `eq` and passes `ne`; `not` negates, so `not (Foo eq 1)` holds without Foo).
+  // Allocates nothing; thread-safe (a Filter is immutable).
   bool Matches(const PropertySource& row) const;
 
   // Canonical printable form of the checked tree, for tests and logs.

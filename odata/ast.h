@@ -1,0 +1,72 @@
+// Stage 2 artefact of $filter: the expression tree (spec §6.1).
+//
+// Every comparison is normalised to `property op literal`: the parser flips `5 lt Qty` into
+// `Qty gt 5`, so later stages (checker, evaluator, the key-range planner) look at one shape.
+// A tree is built by the parser, completed by the checker (which decodes every literal's value)
+// and then never changes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/edm.h"
+
+namespace malachite::odata {
+
+enum class CompareOp : std::uint8_t { kEq, kNe, kGt, kGe, kLt, kLe };
+
+// "eq", "ne", ... Never fails.
+std::string_view CompareOpName(CompareOp op);
+// The operator that keeps the meaning when the operands swap sides: `a lt b` == `b gt a`.
+CompareOp Mirror(CompareOp op);
+
+// The constant side of a comparison.
+struct Literal {
+  EdmType type = EdmType::kString;  // the type the literal's spelling gives it (spec §6.1)
+  std::string text;                 // as lexed: string value, digits, or the body of x'…'
+  std::size_t offset = 0;           // byte offset of the literal in the filter text
+  bool decoded = false;             // set by the checker together with `value`
+  EdmValue value;                   // the decoded value; valid only when `decoded`
+};
+
+class Expr {
+ public:
+  enum class Kind : std::uint8_t { kCompare, kAnd, kOr, kNot };
+
+  static std::unique_ptr<Expr> Compare(std::string property, CompareOp op, Literal literal,
+                                       std::size_t offset);
+  static std::unique_ptr<Expr> Binary(Kind kind, std::unique_ptr<Expr> left,
+                                      std::unique_ptr<Expr> right, std::size_t offset);
+  static std::unique_ptr<Expr> Not(std::unique_ptr<Expr> operand, std::size_t offset);
+
+  Kind kind = Kind::kCompare;
+  std::size_t offset = 0;  // byte offset of the node's first token (the operator for and/or)
+
+  // kCompare: `property op literal`.
+  std::string property;
+  CompareOp op = CompareOp::kEq;
+  Literal literal;
+
+  // kAnd, kOr: both; kNot: `left` is the operand and `right` is null.
+  std::unique_ptr<Expr> left;
+  std::unique_ptr<Expr> right;
+
+  // True for a comparison on `name` (e.g. "PartitionKey"), the test a planner starts from.
+  bool IsComparisonOn(std::string_view name) const {
+    return kind == Kind::kCompare && property == name;
+  }
+
+  // Canonical S-expression, e.g. `(and (eq PartitionKey 'a') (gt Qty 5:Int32))`. Literals:
+  // 'str' (quotes doubled), 5:Int32, 5:Int64, 1.5:Double, true, datetime'…', guid'…', X'…'.
+  // After the checker, literals print from their decoded value (datetime in the service's
+  // output form, guid lower case, hex upper case, doubles shortest round-trip).
+  std::string Dump() const;
+};
+
+// The literal alone, in the form Expr::Dump uses.
+std::string DumpLiteral(const Literal& literal);
+
+}  // namespace malachite::odata

@@ -1,0 +1,149 @@
+#include "odata/checker.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "odata/filter_error.h"
+
+namespace malachite::odata {
+namespace {
+
+// Azure: spec §6.1 — ODataLib's wording for a literal it cannot read as its type.
+tl::unexpected<Error> Unrecognized(std::string_view type_name, std::string_view spelling,
+                                   std::size_t offset, std::string_view text) {
+  std::string message = "Unrecognized '";
+  message += type_name;
+  message += "' literal '";
+  message += spelling;
+  message += "' at '" + std::to_string(offset) + "' in '";
+  message += text;
+  message += "'.";
+  return Fail(ErrorCode::kInvalidInput, std::move(message));
+}
+
+std::optional<std::int64_t> ParseInteger(std::string_view digits) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return value;
+}
+
+// The lexer guarantees the shape `[-]d+[.d+][E[±]d+]`. Underflow reads as (signed) zero, as
+// .NET's double parsing does; overflow is an error (spec §5.2 rejects 1.797693134862316e308).
+std::optional<double> ParseDouble(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (end != text.data() + text.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) {
+    const std::size_t e = text.find_first_of("eE");
+    if (e == std::string_view::npos || e + 1 >= text.size() || text[e + 1] != '-') {
+      return std::nullopt;
+    }
+    return text.front() == '-' ? -0.0 : 0.0;
+  }
+  if (ec != std::errc() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> ParseHex(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string raw;
+  raw.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = HexValue(hex[i]), lo = HexValue(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    raw += static_cast<char>(hi * 16 + lo);
+  }
+  return raw;
+}
+
+// Fills `literal.value` from `literal.text`.
+Result<void> Decode(Literal& literal, std::string_view text) {
+  const std::string& s = literal.text;
+  EdmValue value;
+  switch (literal.type) {
+    case EdmType::kString: value = EdmValue::String(s); break;
+    case EdmType::kBoolean: value = EdmValue::Boolean(s == "true"); break;
+    case EdmType::kInt32: {
+      const std::optional<std::int64_t> v = ParseInteger(s);
+      if (!v || *v < std::numeric_limits<std::int32_t>::min() ||
+          *v > std::numeric_limits<std::int32_t>::max()) {
+        return Unrecognized("Edm.Int32", s, literal.offset, text);
+      }
+      value = EdmValue::Int32(static_cast<std::int32_t>(*v));
+      break;
+    }
+    case EdmType::kInt64: {
+      const std::optional<std::int64_t> v = ParseInteger(s);
+      if (!v) return Unrecognized("Edm.Int64", s + "L", literal.offset, text);
+      value = EdmValue::Int64(*v);
+      break;
+    }
+    case EdmType::kDouble: {
+      const std::optional<double> v = ParseDouble(s);
+      if (!v) return Unrecognized("Edm.Double", s, literal.offset, text);
+      value = EdmValue::Double(*v);
+      break;
+    }
+    case EdmType::kDateTime: {
+      const std::optional<DateTime> v = ParseIso8601(s);
+      if (!v) return Unrecognized("Edm.DateTime", "datetime'" + s + "'", literal.offset, text);
+      value = EdmValue::Time(*v);
+      break;
+    }
+    case EdmType::kGuid: {
+      const auto v = ParseGuid(s);
+      if (!v) return Unrecognized("Edm.Guid", "guid'" + s + "'", literal.offset, text);
+      value = EdmValue::Guid(*v);
+      break;
+    }
+    case EdmType::kBinary: {
+      std::optional<std::string> v = ParseHex(s);
+      if (!v) return Unrecognized("Edm.Binary", "X'" + s + "'", literal.offset, text);
+      value = EdmValue::Binary(std::move(*v));
+      break;
+    }
+  }
+  literal.value = std::move(value);
+  literal.decoded = true;
+  return {};
+}
+
+// Walks the tree in source order; recursion depth is bounded by the parser's limits.
+Result<void> CheckNode(Expr& expr, std::string_view text, std::size_t& comparisons) {
+  if (expr.kind == Expr::Kind::kCompare) {
+    if (++comparisons > kMaxComparisons) {
+      return FilterError(expr.offset, "more than " + std::to_string(kMaxComparisons) +
+                                          " comparisons in one filter");
+    }
+    return Decode(expr.literal, text);
+  }
+  Result<void> left = CheckNode(*expr.left, text, comparisons);
+  if (!left || !expr.right) return left;
+  return CheckNode(*expr.right, text, comparisons);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Expr>> Check(std::unique_ptr<Expr> tree, std::string_view text) {
+  std::size_t comparisons = 0;
+  Result<void> checked = CheckNode(*tree, text, comparisons);
+  if (!checked) return tl::unexpected(std::move(checked.error()));
+  return tree;
+}
+
+}  // namespace malachite::odata

@@ -1,0 +1,108 @@
+#include "odata/evaluator.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <optional>
+
+namespace malachite::odata {
+namespace {
+
+// Applies `op` to a three-way result.
+bool FromOrder(int order, CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq: return order == 0;
+    case CompareOp::kNe: return order != 0;
+    case CompareOp::kGt: return order > 0;
+    case CompareOp::kGe: return order >= 0;
+    case CompareOp::kLt: return order < 0;
+    case CompareOp::kLe: return order <= 0;
+  }
+  return false;
+}
+
+template <typename T>
+int Order(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+int CompareBytes(std::string_view a, std::string_view b) {
+  // std::char_traits<char> compares as unsigned char, i.e. byte order.
+  const int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+// IEEE semantics: a NaN on either side is unordered, so only `ne` holds.
+bool CompareDoubles(double a, CompareOp op, double b) {
+  switch (op) {
+    case CompareOp::kEq: return a == b;
+    case CompareOp::kNe: return a != b;
+    case CompareOp::kGt: return a > b;
+    case CompareOp::kGe: return a >= b;
+    case CompareOp::kLt: return a < b;
+    case CompareOp::kLe: return a <= b;
+  }
+  return false;
+}
+
+// Azure: spec §6.2 — values of different types never convert. `eq` is false and `ne` true;
+// ordering: the service returned Double/DateTime values for `X lt ''` and not for `X gt ''`, so
+// (rec., unverified) String ranks above every other type and other pairs are unordered (false).
+bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
+  if (op == CompareOp::kEq) return false;
+  if (op == CompareOp::kNe) return true;
+  if (property == EdmType::kString) return op == CompareOp::kGt || op == CompareOp::kGe;
+  if (literal == EdmType::kString) return op == CompareOp::kLt || op == CompareOp::kLe;
+  return false;
+}
+
+}  // namespace
+
+int CompareUtf16Order(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  if (i == n) return Order(a.size(), b.size());
+  const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+  // The bytes before i are equal, so x and y are both lead bytes or both continuation bytes of
+  // code points with the same lead byte. Lead bytes EE/EF start U+E000..U+FFFF (one UTF-16 unit
+  // >= E000) and F0..F4 start supplementary characters (a surrogate pair, first unit D800..DBFF):
+  // only between those two groups does UTF-16 order invert UTF-8 order.
+  const bool x_high_bmp = x == 0xEE || x == 0xEF, y_high_bmp = y == 0xEE || y == 0xEF;
+  const bool x_supp = x >= 0xF0 && x <= 0xF4, y_supp = y >= 0xF0 && y <= 0xF4;
+  if ((x_high_bmp && y_supp) || (x_supp && y_high_bmp)) return x_high_bmp ? 1 : -1;
+  return Order(x, y);
+}
+
+bool CompareValues(const ValueView& property, CompareOp op, const EdmValue& literal) {
+  if (property.type != literal.type) return CompareAcrossTypes(property.type, op, literal.type);
+  switch (literal.type) {
+    case EdmType::kString: return FromOrder(CompareUtf16Order(property.bytes, literal.bytes), op);
+    case EdmType::kInt32:
+    case EdmType::kInt64:
+    case EdmType::kBoolean:
+    case EdmType::kDateTime: return FromOrder(Order(property.integer, literal.integer), op);
+    case EdmType::kDouble: return CompareDoubles(property.number, op, literal.number);
+    case EdmType::kGuid:
+    case EdmType::kBinary: return FromOrder(CompareBytes(property.bytes, literal.bytes), op);
+  }
+  return false;
+}
+
+bool Evaluate(const Expr& expr, const PropertySource& row) {
+  switch (expr.kind) {
+    case Expr::Kind::kCompare: {
+      // Azure: spec §6.2 — a comparison with a missing property is false for every operator,
+      // `ne` included.
+      const std::optional<ValueView> value = row.Get(expr.property);
+      return value && CompareValues(*value, expr.op, expr.literal.value);
+    }
+    case Expr::Kind::kAnd: return Evaluate(*expr.left, row) && Evaluate(*expr.right, row);
+    case Expr::Kind::kOr: return Evaluate(*expr.left, row) || Evaluate(*expr.right, row);
+    // Azure: spec §6.2 — plain negation, so `not (Foo eq 'a')` holds for rows without Foo.
+    case Expr::Kind::kNot: return !Evaluate(*expr.left, row);
+  }
+  return false;
+}
+
+}  // namespace malachite::odata

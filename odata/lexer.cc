@@ -1,0 +1,214 @@
+#include "odata/lexer.h"
+
+#include <array>
+#include <utility>
+
+#include "odata/filter_error.h"
+
+namespace malachite::odata {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Property names are C# identifiers (spec §9.3); bytes >= 0x80 are let through so that non-ASCII
+// letters lex as part of a name; whether such a name exists is the row's business.
+bool IsIdentifierStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+bool IsIdentifierPart(char c) { return IsIdentifierStart(c) || IsDigit(c); }
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+constexpr std::array<std::pair<std::string_view, TokenKind>, 12> kWords = {{
+    {"eq", TokenKind::kEq},
+    {"ne", TokenKind::kNe},
+    {"gt", TokenKind::kGt},
+    {"ge", TokenKind::kGe},
+    {"lt", TokenKind::kLt},
+    {"le", TokenKind::kLe},
+    {"and", TokenKind::kAnd},
+    {"or", TokenKind::kOr},
+    {"not", TokenKind::kNot},
+    {"true", TokenKind::kTrue},
+    {"false", TokenKind::kFalse},
+    {"null", TokenKind::kNull},
+}};
+
+// Azure: spec §6.1 literal forms — datetime'…', guid'…', X'…' and binary'…'.
+constexpr std::array<std::pair<std::string_view, TokenKind>, 4> kPrefixes = {{
+    {"datetime", TokenKind::kDateTime},
+    {"guid", TokenKind::kGuid},
+    {"X", TokenKind::kBinary},
+    {"binary", TokenKind::kBinary},
+}};
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  Result<std::vector<Token>> Run() {
+    std::vector<Token> tokens;
+    while (true) {
+      while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
+      if (pos_ == text_.size()) break;
+      Result<Token> token = Next();
+      if (!token) return tl::unexpected(std::move(token.error()));
+      tokens.push_back(std::move(*token));
+    }
+    tokens.push_back(Token{TokenKind::kEnd, text_.size(), 0, {}});
+    return tokens;
+  }
+
+ private:
+  Result<Token> Next() {
+    const char c = text_[pos_];
+    if (c == '(' || c == ')') {
+      return Token{c == '(' ? TokenKind::kOpenParen : TokenKind::kCloseParen, pos_++, 1, {}};
+    }
+    if (c == '\'') return QuotedString();
+    if (IsDigit(c) || (c == '-' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
+      return Number();
+    }
+    if (IsIdentifierStart(c)) return Word();
+    return FilterError(pos_, "unexpected character '" + std::string(1, c) + "'");
+  }
+
+  // '…' with '' standing for one quote.
+  Result<Token> QuotedString() {
+    const std::size_t start = pos_++;
+    std::string value;
+    while (pos_ < text_.size()) {
+      if (text_[pos_] == '\'') {
+        if (pos_ + 1 < text_.size() && text_[pos_ + 1] == '\'') {
+          value += '\'';
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        return Token{TokenKind::kString, start, pos_ - start, std::move(value)};
+      }
+      value += text_[pos_++];
+    }
+    return FilterError(start, "unterminated string literal");
+  }
+
+  std::size_t SkipDigits() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    return pos_ - start;
+  }
+
+  // Azure: spec §6.1 — Int32 `[-]digits`, Int64 `[-]digitsL`, Double
+  // `[-]digits.digits[E[±]digits]`, also `2E10` and a trailing d/D (rec.).
+  Result<Token> Number() {
+    const std::size_t start = pos_;
+    if (text_[pos_] == '-') ++pos_;
+    SkipDigits();
+    bool is_double = false;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      if (SkipDigits() == 0) return FilterError(start, "malformed number: digits expected after '.'");
+      is_double = true;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'E' || text_[pos_] == 'e')) {
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (SkipDigits() == 0) return FilterError(start, "malformed number: exponent expected");
+      is_double = true;
+    }
+    std::string digits(text_.substr(start, pos_ - start));
+    TokenKind kind = is_double ? TokenKind::kDouble : TokenKind::kInteger;
+    if (pos_ < text_.size() && text_[pos_] == 'L' && !is_double) {
+      kind = TokenKind::kInt64;
+      ++pos_;
+    } else if (pos_ < text_.size() && (text_[pos_] == 'd' || text_[pos_] == 'D')) {
+      kind = TokenKind::kDouble;
+      ++pos_;
+    }
+    if (pos_ < text_.size() && (IsIdentifierPart(text_[pos_]) || text_[pos_] == '.')) {
+      return FilterError(start, "malformed number '" +
+                                    std::string(text_.substr(start, pos_ + 1 - start)) + "'");
+    }
+    return Token{kind, start, pos_ - start, std::move(digits)};
+  }
+
+  Result<Token> Word() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && IsIdentifierPart(text_[pos_])) ++pos_;
+    const std::string_view word = text_.substr(start, pos_ - start);
+    if (pos_ < text_.size() && text_[pos_] == '\'') {
+      for (const auto& [prefix, kind] : kPrefixes) {
+        if (word == prefix) return PrefixedLiteral(start, kind);
+      }
+    }
+    for (const auto& [keyword, kind] : kWords) {
+      if (word == keyword) return Token{kind, start, word.size(), {}};
+    }
+    return Token{TokenKind::kIdentifier, start, word.size(), std::string(word)};
+  }
+
+  // prefix'…': the body has no escapes (a GUID, a date or hex digits never holds a quote).
+  Result<Token> PrefixedLiteral(std::size_t start, TokenKind kind) {
+    const std::size_t open = pos_++;
+    const std::size_t close = text_.find('\'', pos_);
+    if (close == std::string_view::npos) return FilterError(open, "unterminated literal");
+    std::string body(text_.substr(pos_, close - pos_));
+    pos_ = close + 1;
+    return Token{kind, start, pos_ - start, std::move(body)};
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string_view TokenKindName(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kIdentifier: return "Identifier";
+    case TokenKind::kEq: return "eq";
+    case TokenKind::kNe: return "ne";
+    case TokenKind::kGt: return "gt";
+    case TokenKind::kGe: return "ge";
+    case TokenKind::kLt: return "lt";
+    case TokenKind::kLe: return "le";
+    case TokenKind::kAnd: return "and";
+    case TokenKind::kOr: return "or";
+    case TokenKind::kNot: return "not";
+    case TokenKind::kOpenParen: return "(";
+    case TokenKind::kCloseParen: return ")";
+    case TokenKind::kString: return "String";
+    case TokenKind::kInteger: return "Integer";
+    case TokenKind::kInt64: return "Int64";
+    case TokenKind::kDouble: return "Double";
+    case TokenKind::kTrue: return "true";
+    case TokenKind::kFalse: return "false";
+    case TokenKind::kNull: return "null";
+    case TokenKind::kDateTime: return "DateTime";
+    case TokenKind::kGuid: return "Guid";
+    case TokenKind::kBinary: return "Binary";
+    case TokenKind::kEnd: return "End";
+  }
+  return "?";
+}
+
+Result<std::vector<Token>> Lex(std::string_view text) { return Lexer(text).Run(); }
+
+std::string DumpTokens(const std::vector<Token>& tokens) {
+  std::string out;
+  for (const Token& token : tokens) {
+    out += std::to_string(token.offset);
+    out += ' ';
+    out += TokenKindName(token.kind);
+    if (token.kind == TokenKind::kString) {
+      out += " '" + token.text + "'";
+    } else if (!token.text.empty()) {
+      out += ' ';
+      out += token.text;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace malachite::odata

@@ -1,0 +1,188 @@
+#include "odata/parser.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "odata/filter_error.h"
+
+namespace malachite::odata {
+namespace {
+
+std::optional<CompareOp> AsCompareOp(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kEq: return CompareOp::kEq;
+    case TokenKind::kNe: return CompareOp::kNe;
+    case TokenKind::kGt: return CompareOp::kGt;
+    case TokenKind::kGe: return CompareOp::kGe;
+    case TokenKind::kLt: return CompareOp::kLt;
+    case TokenKind::kLe: return CompareOp::kLe;
+    default: return std::nullopt;
+  }
+}
+
+// The EDM type a literal token spells, or nullopt when the token is no literal.
+std::optional<EdmType> LiteralType(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kString: return EdmType::kString;
+    case TokenKind::kInteger: return EdmType::kInt32;
+    case TokenKind::kInt64: return EdmType::kInt64;
+    case TokenKind::kDouble: return EdmType::kDouble;
+    case TokenKind::kTrue:
+    case TokenKind::kFalse: return EdmType::kBoolean;
+    case TokenKind::kDateTime: return EdmType::kDateTime;
+    case TokenKind::kGuid: return EdmType::kGuid;
+    case TokenKind::kBinary: return EdmType::kBinary;
+    default: return std::nullopt;
+  }
+}
+
+// One side of a comparison: a property name or a literal.
+struct Operand {
+  bool is_property = false;
+  std::string name;  // when is_property
+  Literal literal;   // otherwise
+  std::size_t offset = 0;
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens) {}
+
+  Result<std::unique_ptr<Expr>> Run() {
+    Result<std::unique_ptr<Expr>> root = ParseOr(0);
+    if (!root) return root;
+    if (Peek().kind != TokenKind::kEnd) return Unexpected("'and', 'or' or the end of the filter");
+    return root;
+  }
+
+ private:
+  const Token& Peek() const { return tokens_[pos_]; }
+  // Never moves past the final kEnd token.
+  const Token& Take() { return tokens_[pos_ + 1 < tokens_.size() ? pos_++ : pos_]; }
+
+  tl::unexpected<Error> Unexpected(std::string_view expected) const {
+    const Token& token = Peek();
+    if (token.kind == TokenKind::kEnd) {
+      return FilterError(token.offset, "expected " + std::string(expected) + ", found the end");
+    }
+    return FilterError(token.offset, "expected " + std::string(expected) + ", found '" +
+                                         std::string(TokenKindName(token.kind)) + "'");
+  }
+
+  Result<std::unique_ptr<Expr>> ParseOr(std::size_t depth) {
+    Result<std::unique_ptr<Expr>> left = ParseAnd(depth);
+    while (left && Peek().kind == TokenKind::kOr) {
+      const std::size_t offset = Take().offset;
+      Result<std::unique_ptr<Expr>> right = ParseAnd(depth);
+      if (!right) return right;
+      left = Expr::Binary(Expr::Kind::kOr, std::move(*left), std::move(*right), offset);
+    }
+    return left;
+  }
+
+  Result<std::unique_ptr<Expr>> ParseAnd(std::size_t depth) {
+    Result<std::unique_ptr<Expr>> left = ParseUnary(depth);
+    while (left && Peek().kind == TokenKind::kAnd) {
+      const std::size_t offset = Take().offset;
+      Result<std::unique_ptr<Expr>> right = ParseUnary(depth);
+      if (!right) return right;
+      left = Expr::Binary(Expr::Kind::kAnd, std::move(*left), std::move(*right), offset);
+    }
+    return left;
+  }
+
+  Result<std::unique_ptr<Expr>> ParseUnary(std::size_t depth) {
+    if (depth >= kMaxNestingDepth) {
+      return FilterError(Peek().offset, "nesting deeper than " +
+                                            std::to_string(kMaxNestingDepth) + " levels");
+    }
+    if (Peek().kind == TokenKind::kNot) {
+      const std::size_t offset = Take().offset;
+      Result<std::unique_ptr<Expr>> operand = ParseUnary(depth + 1);
+      if (!operand) return operand;
+      return Expr::Not(std::move(*operand), offset);
+    }
+    if (Peek().kind == TokenKind::kOpenParen) {
+      const std::size_t open = Take().offset;
+      Result<std::unique_ptr<Expr>> inner = ParseOr(depth + 1);
+      if (!inner) return inner;
+      if (Peek().kind != TokenKind::kCloseParen) {
+        return Unexpected("')' closing the '(' at position " + std::to_string(open));
+      }
+      Take();
+      return inner;
+    }
+    return ParseComparison();
+  }
+
+  Result<std::unique_ptr<Expr>> ParseComparison() {
+    if (++comparisons_ > kMaxParsedComparisons) {
+      return FilterError(Peek().offset, "more than " + std::to_string(kMaxParsedComparisons) +
+                                            " comparisons");
+    }
+    Result<Operand> left = ParseOperand();
+    if (!left) return tl::unexpected(std::move(left.error()));
+    const std::optional<CompareOp> op = AsCompareOp(Peek().kind);
+    if (!op) return Unexpected("a comparison operator (eq ne gt ge lt le)");
+    Take();
+    Result<Operand> right = ParseOperand();
+    if (!right) return tl::unexpected(std::move(right.error()));
+    // Azure: spec §6.1/§6.3 — one side of every comparison is a property, the other a constant.
+    if (left->is_property && right->is_property) {
+      return FilterError(right->offset, "comparing two properties is not supported");
+    }
+    if (!left->is_property && !right->is_property) {
+      return FilterError(left->offset, "a comparison needs a property on one side");
+    }
+    if (left->is_property) {
+      return Expr::Compare(std::move(left->name), *op, std::move(right->literal), left->offset);
+    }
+    return Expr::Compare(std::move(right->name), Mirror(*op), std::move(left->literal),
+                         left->offset);
+  }
+
+  Result<Operand> ParseOperand() {
+    const Token& token = Peek();
+    Operand operand;
+    operand.offset = token.offset;
+    if (token.kind == TokenKind::kIdentifier) {
+      operand.is_property = true;
+      operand.name = Take().text;
+      return operand;
+    }
+    if (token.kind == TokenKind::kNull) {
+      // Azure: spec §6.1 — null is not allowed in a filter (400 InvalidInput).
+      return FilterError(token.offset, "null is not supported in a filter");
+    }
+    const std::optional<EdmType> type = LiteralType(token.kind);
+    if (!type) return Unexpected("a property name or a literal");
+    operand.literal.type = *type;
+    operand.literal.offset = token.offset;
+    operand.literal.text =
+        *type == EdmType::kBoolean ? std::string(TokenKindName(token.kind)) : token.text;
+    Take();
+    return operand;
+  }
+
+  const std::vector<Token>& tokens_;
+  std::size_t pos_ = 0;
+  std::size_t comparisons_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens) {
+  if (tokens.empty() || tokens.back().kind != TokenKind::kEnd) {
+    return FilterError(0, "token list does not end with End");
+  }
+  return Parser(tokens).Run();
+}
+
+Result<std::unique_ptr<Expr>> ParseExpr(std::string_view text) {
+  Result<std::vector<Token>> tokens = Lex(text);
+  if (!tokens) return tl::unexpected(std::move(tokens.error()));
+  return ParseTokens(*tokens);
+}
+
+}  // namespace malachite::odata
