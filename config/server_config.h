@@ -1,0 +1,64 @@
+// ServerConfig: everything the `malachite` binary can be told at startup, with its defaults, and
+// the parsing of command-line flags and environment variables into it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.h"
+
+namespace malachite {
+
+// Azure: spec §10.1 — the well-known development storage account and its key.
+inline constexpr std::string_view kDevAccountName = "devstoreaccount1";
+inline constexpr std::string_view kDevAccountKey =
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+// One storage account: its name and one or two base64 keys (a request signed with either key
+// authenticates, spec §10.1).
+struct AccountConfig {
+  std::string name;
+  std::string key1;  // base64, as it appears in connection strings
+  std::string key2;  // base64 or empty
+};
+
+struct ServerConfig {
+  // --host: the address to listen on. Default 127.0.0.1.
+  std::string host = "127.0.0.1";
+  // --port: the TCP port. Default 10002 (the well-known emulator table port). 0 picks a free
+  // port and prints it on stdout ("malachite: listening on <host>:<port>").
+  std::uint16_t port = 10002;
+  // --data-dir: where the LMDB environment lives (created if missing). Default ./data.
+  std::string data_dir = "./data";
+  // --log-level: trace, debug, info, warn, error, critical or off. Default info.
+  std::string log_level = "info";
+  // --threads: I/O threads running the io_context. Default: hardware cores (at least 1).
+  unsigned threads = 0;  // 0 before ParseArgs fills it in
+  // Accounts: devstoreaccount1 with the well-known key, then every account of
+  // MALACHITE_ACCOUNTS="name1:key1[:key2];name2:key2" (a later entry with the same name replaces
+  // an earlier one, so the dev key can be rotated too).
+  std::vector<AccountConfig> accounts;
+  // --request-timeout: seconds a connection may take to send one request (and idle between
+  // requests) before it is closed. Default 60.
+  unsigned request_timeout_seconds = 60;
+  // --no-sync (hidden, testing only): commits without fsync. Default: sync on.
+  bool sync = true;
+  // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
+  std::uint64_t map_size_mb = 1024 * 1024;
+  // --help was given: the caller prints HelpText() and exits 0.
+  bool help = false;
+};
+
+// Parses `argv` (flags `--name value` or `--name=value`) and the environment `envp` (a
+// null-terminated "NAME=value" array as main() receives it; may be null) into a config whose
+// unspecified fields keep their defaults. Fails with kInvalidInput and a one-line message
+// naming the offending flag or variable (unknown flag, missing or malformed value, bad
+// MALACHITE_ACCOUNTS entry or key that is not base64).
+Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp);
+
+// The --help text: every option with its default, one per line.
+std::string HelpText();
+
+}  // namespace malachite
