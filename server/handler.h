@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -36,6 +37,25 @@ struct Outcome {
 };
 
 // Runs the handler for ctx.route.op (tables, entities, queries). Errors carry the Azure code.
+// Operations without a handler yet (ACL, service properties, $batch, ...) fail with
+// kNotImplemented. A `finish` that returns an error may already have set headers on the
+// response (e.g. Preference-Applied, spec §4.5); the pipeline should keep them.
 Result<Outcome> Dispatch(const RequestContext& ctx);
+
+// ---- Small pieces shared by the handler files (defined in handlers.cc) ----
+
+// Azure: spec §2.2 — "application/json;odata=<level>;streaming=true;charset=utf-8". The view
+// lives for the program.
+std::string_view JsonContentType(MetadataLevel level);
+
+// Azure: spec §4.3, §4.5 — what the `Prefer` header asks of Create Table / Insert Entity.
+enum class PreferReturn { kNone, kContent, kNoContent };
+PreferReturn ParsePrefer(const Request& request);
+// "return-content" / "return-no-content" for Preference-Applied; empty for kNone.
+std::string_view PreferenceAppliedValue(PreferReturn prefer);
+
+// Azure: spec §6.5 — the page size from `$top`: limits::kMaxPageSize when absent, else an
+// integer 1..1000. Errors: kInvalidInput (0, negative, > 1000, not a number).
+Result<std::size_t> ParseTop(const QueryParams& query);
 
 }  // namespace malachite::server

@@ -1,0 +1,46 @@
+// The read operations on entities (spec §4.11, §4.12, §6): Query Entities and the point query
+// Get Entity. Reads use one short-lived storage::ReadView inside the call (STYLE rule 2).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/entity.h"
+#include "odata/filter.h"
+#include "server/handler.h"
+
+namespace malachite::server {
+
+// Azure: spec §4.11, §6.5 — one page of entities in (PartitionKey, RowKey) order starting at the
+// NextPartitionKey/NextRowKey continuation (inclusive; NextRowKey absent = start of that
+// partition), filtered by $filter, projected by $select, at most $top (<= 1000) entities. When
+// the scan stops before the end of the table, x-ms-continuation-NextPartitionKey/NextRowKey name
+// the first entity not examined, so every entity appears exactly once across pages.
+// Errors: kTableNotFound, kInvalidInput (bad $filter/$select/$top/continuation token).
+Result<Outcome> HandleQueryEntities(const RequestContext& ctx);
+
+// Azure: spec §4.12 — 200 + ETag + the single entity (odata.metadata "#<t>/@Element"), $select
+// honoured; a $filter the entity does not satisfy makes it absent. Errors: kTableNotFound,
+// kResourceNotFound, kInvalidInput.
+Result<Outcome> HandleGetEntity(const RequestContext& ctx);
+
+// Emulator: spec §6.5 says continuation values are opaque and must never be raw keys (they may
+// hold bytes invalid in headers). A token is "1!" + base64url(key) without padding, so even the
+// empty key has a non-empty token.
+std::string EncodeContinuationKey(std::string_view key);
+// The key inside a token from EncodeContinuationKey; kInvalidInput when malformed.
+Result<std::string> DecodeContinuationKey(std::string_view token);
+
+// Exposes an Entity to $filter: PartitionKey and RowKey (String), Timestamp (DateTime) and the
+// custom properties. Views into `entity`, which must outlive this object.
+class EntitySource final : public odata::PropertySource {
+ public:
+  explicit EntitySource(const Entity& entity) : entity_(entity) {}
+  std::optional<odata::ValueView> Get(std::string_view name) const override;
+
+ private:
+  const Entity& entity_;
+};
+
+}  // namespace malachite::server
