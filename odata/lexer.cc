@@ -65,6 +65,7 @@ class Lexer {
     if (c == '(' || c == ')') {
       return Token{c == '(' ? TokenKind::kOpenParen : TokenKind::kCloseParen, pos_++, 1, {}};
     }
+    if (c == ',') return Token{TokenKind::kComma, pos_++, 1, {}};
     if (c == '\'') return QuotedString();
     if (IsDigit(c) || (c == '-' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
       return Number();
@@ -177,6 +178,7 @@ std::string_view TokenKindName(TokenKind kind) {
     case TokenKind::kNot: return "not";
     case TokenKind::kOpenParen: return "(";
     case TokenKind::kCloseParen: return ")";
+    case TokenKind::kComma: return ",";
     case TokenKind::kString: return "String";
     case TokenKind::kInteger: return "Integer";
     case TokenKind::kInt64: return "Int64";

@@ -124,7 +124,10 @@ class Parser {
     Result<Operand> left = ParseOperand();
     if (!left) return tl::unexpected(std::move(left.error()));
     const std::optional<CompareOp> op = AsCompareOp(Peek().kind);
-    if (!op) return Unexpected("a comparison operator (eq ne gt ge lt le)");
+    if (!op) {
+      if (left->is_property && IsUnsupportedOData(Peek())) return NotImplemented(*left);
+      return Unexpected("a comparison operator (eq ne gt ge lt le)");
+    }
     Take();
     Result<Operand> right = ParseOperand();
     if (!right) return tl::unexpected(std::move(right.error()));
@@ -140,6 +143,28 @@ class Parser {
     }
     return Expr::Compare(std::move(right->name), Mirror(*op), std::move(left->literal),
                          left->offset);
+  }
+
+  // OData v3 syntax the service does not implement: a function call `name(` or an arithmetic
+  // operator after a property.
+  static bool IsUnsupportedOData(const Token& token) {
+    if (token.kind == TokenKind::kOpenParen) return true;
+    if (token.kind != TokenKind::kIdentifier) return false;
+    for (std::string_view arithmetic : {"add", "sub", "mul", "div", "mod"}) {
+      if (token.text == arithmetic) return true;
+    }
+    return false;
+  }
+
+  // Azure: spec §6.1 — functions and arithmetic are not supported; (rec.) 501 NotImplemented.
+  tl::unexpected<Error> NotImplemented(const Operand& left) const {
+    const Token& token = Peek();
+    const std::string what = token.kind == TokenKind::kOpenParen
+                                 ? "function '" + left.name + "'"
+                                 : "operator '" + token.text + "'";
+    return Fail(ErrorCode::kNotImplemented, "The " + what + " at position " +
+                                                std::to_string(left.offset) +
+                                                " is not supported in a $filter.");
   }
 
   Result<Operand> ParseOperand() {

@@ -28,7 +28,8 @@ inline constexpr std::size_t kMaxParsedComparisons = 256;
 // Errors: kInvalidInput naming the byte offset: unexpected token, missing ')', property on both
 // sides, literal on both sides, a bare property or literal without operator, `null` (Azure: spec
 // §6.1), nesting deeper than kMaxNestingDepth, more than
-// kMaxParsedComparisons comparisons.
+// kMaxParsedComparisons comparisons. kNotImplemented for OData syntax the service does not
+// support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
 Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens);
 
 // Lex + ParseTokens.
