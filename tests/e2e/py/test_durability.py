@@ -1,0 +1,103 @@
+"""Durability: every write the server acknowledged survives `kill -9` and a restart on the same data dir.
+
+16 writer threads insert (and upsert newer versions of) entities as fast as the server acknowledges
+them, recording each acknowledged write; the server is SIGKILLed mid-stream, restarted, and every
+acknowledged write must be there (a write whose acknowledgement never arrived may or may not be).
+"""
+import threading
+import time
+
+from azure.data.tables import UpdateMode
+
+from conftest import MalachiteServer, stop_checked, unique_name
+
+WRITERS = 16
+MIN_ACKED_BEFORE_KILL = 1500
+MAX_SECONDS_BEFORE_KILL = 20.0
+PAYLOAD = "x" * 200
+
+
+class Writer(threading.Thread):
+    def __init__(self, server, table_name, index, round_no):
+        super().__init__(daemon=True)
+        self.index = index
+        self.round_no = round_no
+        self.service = server.service_client(connection_timeout=5, read_timeout=10)
+        self.client = self.service.get_table_client(table_name)
+        self.acked_inserts = []  # (pk, rk) whose insert returned success
+        self.acked_versions = {}  # (pk, rk) -> highest version whose upsert returned success
+        self.stop = threading.Event()
+
+    def run(self):
+        pk = "w%02d" % self.index
+        for seq in range(200000):  # bounded; the kill or `stop` ends it long before
+            if self.stop.is_set():
+                return
+            rk = "r%d-%06d" % (self.round_no, seq)
+            try:
+                if seq % 5 == 4 and self.acked_inserts:
+                    # Every fifth write upserts a newer version of an earlier entity.
+                    key = self.acked_inserts[seq % len(self.acked_inserts)]
+                    version = self.acked_versions.get(key, 0) + 1
+                    self.client.upsert_entity({"PartitionKey": key[0], "RowKey": key[1], "version": version},
+                                              mode=UpdateMode.MERGE)
+                    self.acked_versions[key] = version
+                else:
+                    self.client.create_entity({"PartitionKey": pk, "RowKey": rk, "version": 0,
+                                               "payload": PAYLOAD})
+                    self.acked_inserts.append((pk, rk))
+            except Exception:  # the server died under us: stop, the rest is unacknowledged
+                return
+
+
+def run_round(server, table_name, round_no):
+    writers = [Writer(server, table_name, i, round_no) for i in range(WRITERS)]
+    for w in writers:
+        w.start()
+    deadline = time.monotonic() + MAX_SECONDS_BEFORE_KILL
+    while time.monotonic() < deadline:
+        if sum(len(w.acked_inserts) for w in writers) >= MIN_ACKED_BEFORE_KILL:
+            break
+        time.sleep(0.05)
+    server.kill9()  # mid-stream: writers are still sending
+    for w in writers:
+        w.stop.set()
+        w.join(timeout=30)
+        w.service.close()
+    return writers
+
+
+def check_all_acknowledged(server, table_name, writers):
+    with server.service_client() as service:
+        stored = {(e["PartitionKey"], e["RowKey"]): e["version"]
+                  for e in service.get_table_client(table_name).list_entities(select=["PartitionKey", "RowKey", "version"])}
+    missing = [k for w in writers for k in w.acked_inserts if k not in stored]
+    assert not missing, "%d acknowledged inserts lost, e.g. %s" % (len(missing), missing[:5])
+    stale = [(k, v, stored.get(k)) for w in writers for k, v in w.acked_versions.items()
+             if stored.get(k, -1) < v]
+    assert not stale, "%d acknowledged upserts lost, e.g. %s" % (len(stale), stale[:5])
+    return len(stored)
+
+
+def test_acknowledged_writes_survive_kill_minus_9(tmp_path):
+    data_dir = str(tmp_path / "data")
+    table_name = unique_name("durable")
+    server = MalachiteServer(data_dir=data_dir).start()
+    try:
+        with server.service_client() as service:
+            service.create_table(table_name)
+        all_writers = []
+        for round_no in range(2):
+            writers = run_round(server, table_name, round_no)
+            acked = sum(len(w.acked_inserts) for w in writers)
+            assert acked > 100, "only %d writes acknowledged before the kill" % acked
+            all_writers.extend(writers)
+            server.cleanup()  # the data dir is not the server's own: it stays
+            server = MalachiteServer(data_dir=data_dir).start()
+            stored = check_all_acknowledged(server, table_name, all_writers)
+            assert stored >= sum(len(w.acked_inserts) for w in all_writers)
+        # The restarted server still takes writes.
+        with server.service_client() as service:
+            service.get_table_client(table_name).create_entity({"PartitionKey": "after", "RowKey": "kill"})
+    finally:
+        stop_checked(server)

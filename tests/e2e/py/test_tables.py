@@ -1,0 +1,94 @@
+"""Table operations through azure-data-tables (spec §4.1-4.4, §9.1)."""
+import pytest
+from azure.core.exceptions import ResourceExistsError, ResourceNotFoundError
+
+from conftest import unique_name
+
+
+def names(items):
+    return [t.name for t in items]
+
+
+def test_created_table_is_listed_and_gone_after_delete(service):
+    name = unique_name("tab")
+    client = service.create_table(name)
+    assert client.table_name == name
+    assert name in names(service.list_tables())
+    service.delete_table(name)
+    assert name not in names(service.list_tables())
+
+
+def test_creating_an_existing_table_raises_resource_exists(service):
+    name = unique_name("dup")
+    service.create_table(name)
+    with pytest.raises(ResourceExistsError) as info:
+        service.create_table(name)
+    assert info.value.error_code == "TableAlreadyExists"
+    with pytest.raises(ResourceExistsError):
+        service.create_table(name.upper())
+    # create_table_if_not_exists returns the existing table instead.
+    assert service.create_table_if_not_exists(name).table_name == name
+    service.delete_table(name)
+
+
+def test_list_tables_pages_with_continuation(service):
+    prefix = unique_name("pg")
+    created = ["%s%02d" % (prefix, i) for i in range(9)]
+    for name in created:
+        service.create_table(name)
+    seen = []
+    pages = service.list_tables(results_per_page=4).by_page()
+    page_count = 0
+    for page in pages:
+        page = list(page)
+        assert len(page) <= 4
+        page_count += 1
+        seen.extend(names(page))
+    assert page_count >= 3
+    assert len(seen) == len(set(seen))
+    assert sorted(n for n in seen if n.startswith(prefix)) == created
+
+    # A continuation token taken from one pager resumes in another.
+    first_pager = service.list_tables(results_per_page=4).by_page()
+    first = names(next(first_pager))
+    token = first_pager.continuation_token
+    assert token
+    resumed = names(next(service.list_tables(results_per_page=4).by_page(continuation_token=token)))
+    assert resumed == seen[len(first):len(first) + len(resumed)]
+    for name in created:
+        service.delete_table(name)
+
+
+def test_query_tables_by_name_and_prefix(service):
+    prefix = unique_name("q")
+    created = [prefix + s for s in ("a", "b", "c")]
+    for name in created:
+        service.create_table(name)
+    found = names(service.query_tables("TableName eq @n", parameters={"n": created[1]}))
+    assert found == [created[1]]
+    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    found = names(service.query_tables("TableName ge @lo and TableName lt @hi",
+                                       parameters={"lo": prefix, "hi": upper}))
+    assert sorted(found) == created
+    for name in created:
+        service.delete_table(name)
+
+
+@pytest.mark.parametrize("bad", ["my_table", "1abc", "ab", "a" * 64, "tables"])
+def test_invalid_table_names_are_reported_by_the_sdk(service, bad):
+    # The SDK turns InvalidResourceName / OutOfRangeInput with the service's exact message into ValueError.
+    with pytest.raises(ValueError):
+        service.create_table(bad)
+
+
+def test_deleting_a_missing_table_is_quiet_but_entity_ops_raise_table_not_found(service):
+    name = unique_name("gone")
+    service.delete_table(name)  # the SDK swallows the 404
+    client = service.get_table_client(name)
+    with pytest.raises(ResourceNotFoundError) as info:
+        client.get_entity("p", "r")
+    assert info.value.error_code == "TableNotFound"
+    with pytest.raises(ResourceNotFoundError) as info:
+        client.create_entity({"PartitionKey": "p", "RowKey": "r"})
+    with pytest.raises(ResourceNotFoundError) as info:
+        list(client.list_entities())
