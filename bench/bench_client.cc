@@ -1,0 +1,245 @@
+#include "bench/bench_client.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "common/encoding.h"
+
+namespace malachite::bench {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using Clock = std::chrono::steady_clock;
+using Request = http::request<http::string_body>;
+constexpr auto kToken = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t kKeyPartitions = 16;
+constexpr std::size_t kBodyLimit = 64 * 1024 * 1024;
+
+std::string RowKey(std::size_t i) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "r%08zu", i);
+  return buffer;
+}
+
+std::string EntityPath(const Target& target, std::string_view pk, std::string_view rk) {
+  std::string path = "/" + target.account + "/" + target.table + "(PartitionKey='";
+  path.append(pk).append("',RowKey='").append(rk).append("')");
+  return path;
+}
+
+std::string EntityBody(std::string_view pk, std::string_view rk, std::size_t n) {
+  std::string body = "{\"PartitionKey\":\"";
+  body.append(pk).append("\",\"RowKey\":\"").append(rk);
+  body.append("\",\"Name\":\"bench\",\"Qty\":").append(std::to_string(n % 100000));
+  body.append(",\"Price\":1.25,\"Active\":true,\"Payload\":\"");
+  body.append(100, 'x').append("\"}");
+  return body;
+}
+
+// A request carrying the headers every SDK sends, signed with SharedKeyLite over `path`.
+Request MakeRequest(const Target& target, const SharedKeyLiteSigner& signer, http::verb verb,
+                    const std::string& path, std::string_view query, std::string body) {
+  Request request{verb, query.empty() ? path : path + "?" + std::string(query), 11};
+  const std::string& date = Rfc1123Now();
+  request.set(http::field::host, target.host + ":" + std::to_string(target.port));
+  request.set("x-ms-date", date);
+  request.set("x-ms-version", "2019-02-02");
+  request.set(http::field::accept, "application/json;odata=minimalmetadata");
+  request.set("DataServiceVersion", "3.0");
+  request.set(http::field::authorization, signer.Authorization(date, path));
+  if (!body.empty()) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = std::move(body);
+  }
+  request.keep_alive(true);
+  request.prepare_payload();
+  return request;
+}
+
+// State shared by the workers of one run (all on one thread: no locking).
+struct RunState {
+  RunState(const Target& t, const SharedKeyLiteSigner& s, const RunOptions& o, Clock::time_point d)
+      : target(t), signer(s), options(o), deadline(d) {}
+
+  const Target& target;
+  const SharedKeyLiteSigner& signer;
+  const RunOptions& options;
+  Clock::time_point deadline;
+  std::size_t next_op = 0;
+  RunResult result;
+  std::mt19937_64 random{12345};
+
+  bool TakeOp(std::size_t& op) {
+    if (next_op >= options.max_ops || Clock::now() >= deadline) return false;
+    op = next_op++;
+    return true;
+  }
+  void Fail(std::string what) {
+    ++result.errors;
+    if (result.first_error.empty()) result.first_error = std::move(what);
+  }
+};
+
+// Per-connection listing cursor: the continuation of the page in progress.
+struct ListCursor {
+  std::string next_partition_key;
+  std::string next_row_key;
+};
+
+struct PreparedOp {
+  Request request;
+  unsigned expected_status;
+};
+
+PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) {
+  const Target& target = state.target;
+  switch (state.options.scenario) {
+    case Scenario::kInsert: {
+      std::string pk = state.options.insert_prefix + std::to_string(op % kKeyPartitions);
+      std::string rk = RowKey(op);
+      Request request = MakeRequest(target, state.signer, http::verb::post,
+                                    "/" + target.account + "/" + target.table, "",
+                                    EntityBody(pk, rk, op));
+      request.set("Prefer", "return-no-content");
+      return {std::move(request), 204};
+    }
+    case Scenario::kPointRead:
+    case Scenario::kUpsert: {
+      std::size_t i = state.random() % state.options.key_space;
+      std::string pk = SeedPartition(i);
+      std::string rk = SeedRow(i);
+      if (state.options.scenario == Scenario::kPointRead) {
+        return {MakeRequest(target, state.signer, http::verb::get, EntityPath(target, pk, rk), "", ""),
+                200};
+      }
+      return {MakeRequest(target, state.signer, http::verb::put, EntityPath(target, pk, rk), "",
+                          EntityBody(pk, rk, op)),
+              204};
+    }
+    case Scenario::kList: {
+      std::string query;
+      if (!cursor.next_partition_key.empty()) {
+        query = "NextPartitionKey=" + PercentEncode(cursor.next_partition_key);
+        if (!cursor.next_row_key.empty()) query += "&NextRowKey=" + PercentEncode(cursor.next_row_key);
+      }
+      return {MakeRequest(target, state.signer, http::verb::get,
+                          "/" + target.account + "/" + target.table + "()", query, ""),
+              200};
+    }
+  }
+  return {};
+}
+
+std::size_t CountEntities(const std::string& body) {
+  std::size_t count = 0;
+  for (std::size_t at = body.find("\"RowKey\":"); at != std::string::npos;
+       at = body.find("\"RowKey\":", at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+asio::awaitable<void> Worker(RunState& state, asio::ip::tcp::endpoint endpoint) {
+  beast::tcp_stream stream(co_await asio::this_coro::executor);
+  auto [connect_error] = co_await stream.async_connect(endpoint, kToken);
+  if (connect_error) {
+    state.Fail("connect: " + connect_error.message());
+    co_return;
+  }
+  beast::flat_buffer buffer;
+  ListCursor cursor;
+  std::size_t op = 0;
+  while (state.TakeOp(op)) {
+    PreparedOp prepared = PrepareOp(state, op, cursor);
+    auto start = Clock::now();
+    auto [write_error, written] = co_await http::async_write(stream, prepared.request, kToken);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(kBodyLimit);
+    beast::error_code read_error;
+    if (!write_error) std::tie(read_error, std::ignore) = co_await http::async_read(stream, buffer, parser, kToken);
+    if (write_error || read_error) {
+      state.Fail("transport: " + (write_error ? write_error : read_error).message());
+      co_return;
+    }
+    auto micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    auto& response = parser.get();
+    if (response.result_int() != prepared.expected_status) {
+      state.Fail("HTTP " + std::to_string(response.result_int()) + " for " +
+                 std::string(prepared.request.target()) + ": " + response.body().substr(0, 300));
+      continue;
+    }
+    ++state.result.ops;
+    state.result.latencies.Record(micros);
+    if (state.options.scenario == Scenario::kList) {
+      state.result.entities += CountEntities(response.body());
+      cursor.next_partition_key = std::string(response["x-ms-continuation-NextPartitionKey"]);
+      cursor.next_row_key = std::string(response["x-ms-continuation-NextRowKey"]);
+    } else {
+      ++state.result.entities;
+    }
+    if (!response.keep_alive()) {
+      state.Fail("server closed the keep-alive connection");
+      co_return;
+    }
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+}
+
+}  // namespace
+
+std::string_view ScenarioName(Scenario scenario) {
+  switch (scenario) {
+    case Scenario::kInsert: return "insert";
+    case Scenario::kPointRead: return "point-read";
+    case Scenario::kUpsert: return "upsert";
+    case Scenario::kList: return "list-page";
+  }
+  return "?";
+}
+
+std::string SeedPartition(std::size_t i) { return "seed" + std::to_string(i % kKeyPartitions); }
+std::string SeedRow(std::size_t i) { return RowKey(i); }
+
+RunResult RunScenario(const Target& target, const SharedKeyLiteSigner& signer,
+                      const RunOptions& options) {
+  asio::io_context context(1);
+  auto endpoint = asio::ip::tcp::endpoint(asio::ip::make_address(target.host), target.port);
+  auto start = Clock::now();
+  RunState state(target, signer, options,
+                 start + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(options.max_seconds)));
+  for (int i = 0; i < options.connections; ++i) {
+    asio::co_spawn(context, Worker(state, endpoint), asio::detached);
+  }
+  context.run();
+  state.result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return std::move(state.result);
+}
+
+std::string EnsureTable(const Target& target, const SharedKeyLiteSigner& signer) {
+  asio::io_context context(1);
+  beast::tcp_stream stream(context);
+  beast::error_code error;
+  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address(target.host), target.port), error);
+  if (error) return "connect: " + error.message();
+  Request request = MakeRequest(target, signer, http::verb::post, "/" + target.account + "/Tables",
+                                "", "{\"TableName\":\"" + target.table + "\"}");
+  http::write(stream, request, error);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  if (!error) http::read(stream, buffer, response, error);
+  if (error) return "create table: " + error.message();
+  unsigned status = response.result_int();
+  if (status == 201 || status == 204 || status == 409) return "";
+  return "create table: HTTP " + std::to_string(status) + ": " + response.body();
+}
+
+}  // namespace malachite::bench

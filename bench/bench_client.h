@@ -1,0 +1,59 @@
+// The load tool's HTTP side: keep-alive connections driven by coroutines on one thread, each
+// sending one scenario's requests back to back and timing them.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "bench/bench_stats.h"
+#include "bench/shared_key_lite.h"
+
+namespace malachite::bench {
+
+struct Target {
+  std::string host = "127.0.0.1";
+  unsigned short port = 10002;
+  std::string account = "devstoreaccount1";
+  std::string table = "benchtable";
+};
+
+enum class Scenario {
+  kInsert,     // POST /<acct>/<t> with Prefer: return-no-content, fresh keys
+  kPointRead,  // GET /<acct>/<t>(PartitionKey='..',RowKey='..') of a seeded entity
+  kUpsert,     // PUT /<acct>/<t>(PartitionKey='..',RowKey='..') without If-Match (InsertOrReplace)
+  kList,       // GET /<acct>/<t>() following x-ms-continuation-* headers; one op = one page
+};
+
+std::string_view ScenarioName(Scenario scenario);
+
+struct RunOptions {
+  Scenario scenario = Scenario::kPointRead;
+  int connections = 1;
+  std::size_t max_ops = 10000;  // the run stops at whichever of max_ops / max_seconds comes first
+  double max_seconds = 10;
+  std::size_t key_space = 10000;     // reads and upserts address seeded keys [0, key_space)
+  std::string insert_prefix = "ins";  // PartitionKey prefix of inserted entities (unique per run)
+};
+
+struct RunResult {
+  std::size_t ops = 0;       // requests answered with the expected status
+  std::size_t errors = 0;    // transport errors and unexpected statuses
+  std::size_t entities = 0;  // entities received (listing) or written/read (point ops)
+  double seconds = 0;
+  std::string first_error;
+  LatencyRecorder latencies;  // of successful ops, microseconds
+};
+
+// Runs one scenario to completion. Never throws for server-side failures: they count as errors.
+RunResult RunScenario(const Target& target, const SharedKeyLiteSigner& signer,
+                      const RunOptions& options);
+
+// Creates `target.table` (an existing table is fine). Returns an error text, empty on success.
+std::string EnsureTable(const Target& target, const SharedKeyLiteSigner& signer);
+
+// The seeded keys: entity i lives at PartitionKey SeedPartition(i), RowKey SeedRow(i).
+std::string SeedPartition(std::size_t i);
+std::string SeedRow(std::size_t i);
+
+}  // namespace malachite::bench
