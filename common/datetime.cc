@@ -127,8 +127,7 @@ std::optional<int> ParseOffset(std::string_view s) {
 }  // namespace
 
 std::optional<DateTime> ParseIso8601(std::string_view s) {
-  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-      s[16] != ':') {
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') {
     return std::nullopt;
   }
   const int year = ReadDigits(s, 0, 4), month = ReadDigits(s, 5, 2), day = ReadDigits(s, 8, 2);
@@ -162,6 +161,12 @@ std::optional<DateTime> ParseIso8601(std::string_view s) {
 }
 
 std::string FormatIso8601(DateTime t) {
+  std::string out;
+  AppendIso8601(out, t);
+  return out;
+}
+
+void AppendIso8601(std::string& out, DateTime t) {
   char buf[28];
   const int fraction = PutIsoSeconds(buf, t);
   std::size_t len = 19;
@@ -172,7 +177,7 @@ std::string FormatIso8601(DateTime t) {
     while (buf[len - 1] == '0') --len;  // Azure: spec §3 — trailing zeros trimmed.
   }
   buf[len++] = 'Z';
-  return std::string(buf, len);
+  out.append(buf, len);
 }
 
 std::string FormatIso8601Fixed7(DateTime t) {
@@ -218,8 +223,8 @@ std::optional<DateTime> ParseRfc1123(std::string_view s) {
   const int day = ReadDigits(s, 0, day_len);
   if (day < 0) return std::nullopt;
   s.remove_prefix(day_len);
-  if (s.size() != 22 || s[0] != ' ' || s[4] != ' ' || s[9] != ' ' || s[12] != ':' ||
-      s[15] != ':' || s.substr(18) != " GMT") {
+  if (s.size() != 22 || s[0] != ' ' || s[4] != ' ' || s[9] != ' ' || s[12] != ':' || s[15] != ':' ||
+      s.substr(18) != " GMT") {
     return std::nullopt;
   }
   int month = 0;

@@ -11,7 +11,8 @@ namespace malachite {
 
 // Azure: spec §9.3 — DateTime range 1601-01-01T00:00:00Z .. 9999-12-31T23:59:59.9999999Z.
 inline constexpr std::int64_t kMinDateTimeTicks = 504911232000000000;  // 1601-01-01
-inline constexpr std::int64_t kMaxDateTimeTicks = 3155378975999999999;  // 9999-12-31T23:59:59.9999999
+// 9999-12-31T23:59:59.9999999
+inline constexpr std::int64_t kMaxDateTimeTicks = 3155378975999999999;
 inline constexpr std::int64_t kTicksPerSecond = 10'000'000;
 // Ticks between 0001-01-01 and the Unix epoch.
 inline constexpr std::int64_t kUnixEpochTicks = 621355968000000000;
@@ -24,6 +25,8 @@ std::optional<DateTime> ParseIso8601(std::string_view text);
 // `yyyy-MM-ddTHH:mm:ss[.F]Z` with the fraction trimmed of trailing zeros (no fraction for whole
 // seconds), as the service emits Timestamp and DateTime properties.
 std::string FormatIso8601(DateTime t);
+// Appends FormatIso8601(t) to `out` without a temporary string (rendering hot path).
+void AppendIso8601(std::string& out, DateTime t);
 // `yyyy-MM-ddTHH:mm:ss.fffffffZ` with all 7 digits, as in error messages' "Time:" line.
 std::string FormatIso8601Fixed7(DateTime t);
 

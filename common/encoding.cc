@@ -222,8 +222,7 @@ std::string PercentEncode(std::string_view text) {
   for (char c : text) {
     const auto b = static_cast<unsigned char>(c);
     const bool unreserved = (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') ||
-                            (b >= '0' && b <= '9') || b == '-' || b == '.' || b == '_' ||
-                            b == '~';
+                            (b >= '0' && b <= '9') || b == '-' || b == '.' || b == '_' || b == '~';
     if (unreserved) {
       out.push_back(c);
     } else {

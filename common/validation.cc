@@ -39,8 +39,8 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
     return NameChar::kLetter;
   }
   if (cp >= 0x300 && cp <= 0x36f) return NameChar::kPartOnly;  // combining diacritics (Mn)
-  if (cp == 0x1680) return NameChar::kInvalid;                  // ogham space
-  if (cp >= 0x2000 && cp <= 0x206f) {                           // general punctuation
+  if (cp == 0x1680) return NameChar::kInvalid;                 // ogham space
+  if (cp >= 0x2000 && cp <= 0x206f) {                          // general punctuation
     const bool format = (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
                         (cp >= 0x2060 && cp <= 0x2064) || cp >= 0x2066;
     const bool connector = cp == 0x203f || cp == 0x2040 || cp == 0x2054;
@@ -53,7 +53,7 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
     if (cp >= 0x302a && cp <= 0x302f) return NameChar::kPartOnly;
     return letter ? NameChar::kLetter : NameChar::kInvalid;
   }
-  if (cp >= 0xe000 && cp <= 0xf8ff) return NameChar::kInvalid;  // private use
+  if (cp >= 0xe000 && cp <= 0xf8ff) return NameChar::kInvalid;   // private use
   if (cp >= 0xfe00 && cp <= 0xfe0f) return NameChar::kPartOnly;  // variation selectors (Mn)
   if (cp == 0xfeff) return NameChar::kPartOnly;                  // BOM / ZWNBSP (Cf)
   if (cp >= 0xfff0) return NameChar::kInvalid;                   // specials, noncharacters
@@ -134,8 +134,8 @@ Result<void> ValidateKey(std::string_view which, std::string_view value) {
   for (std::size_t i = 0; i < value.size(); ++i) {
     const auto b = static_cast<unsigned char>(value[i]);
     // U+0080-U+009F are encoded C2 80..C2 9F.
-    const bool c1_control = b == 0xc2 && i + 1 < value.size() &&
-                            static_cast<unsigned char>(value[i + 1]) <= 0x9f;
+    const bool c1_control =
+        b == 0xc2 && i + 1 < value.size() && static_cast<unsigned char>(value[i + 1]) <= 0x9f;
     // Emulator: the service raises ArgumentOutOfRange for these (spec §9.2, rec.).
     if (IsForbiddenKeyByte(b) || c1_control) return Fail(ErrorCode::kOutOfRangeInput);
   }

@@ -1,16 +1,20 @@
 #include "common/encoding.h"
 
-#include <set>
-
 #include <catch2/catch.hpp>
+#include <set>
 
 namespace malachite {
 namespace {
 
 TEST_CASE("encoding: base64 matches the RFC 4648 test vectors", "[common]") {
   const std::pair<std::string_view, std::string_view> vectors[] = {
-      {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},         {"foo", "Zm9v"},
-      {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
   };
   for (auto [raw, text] : vectors) {
     CHECK(Base64Encode(raw) == text);
@@ -23,8 +27,8 @@ TEST_CASE("encoding: base64 matches the RFC 4648 test vectors", "[common]") {
 TEST_CASE("encoding: base64 padding is optional and junk is rejected", "[common]") {
   CHECK(Base64Decode("Zg") == "f");
   CHECK(Base64Decode("Zm8") == "fo");
-  for (std::string_view bad : {"Z", "Zg=", "Zm9v=", "Zg===", "Z===", "Zm 9v", "Zm9v\n", "Zm-_",
-                               "=Zm9", "Zm=v"}) {
+  for (std::string_view bad :
+       {"Z", "Zg=", "Zm9v=", "Zg===", "Z===", "Zm 9v", "Zm9v\n", "Zm-_", "=Zm9", "Zm=v"}) {
     INFO(bad);
     CHECK_FALSE(Base64Decode(bad).has_value());
   }
@@ -37,10 +41,10 @@ TEST_CASE("encoding: GUIDs parse in any case and format lowercase", "[common]") 
   CHECK((*raw)[15] == 0x0e);
   CHECK(FormatGuid(std::string_view(reinterpret_cast<const char*>(raw->data()), 16)) ==
         "0f8fad5b-d9cb-469f-a165-70867728950e");
-  for (std::string_view bad : {"", "0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e",
-                               "{0f8fad5b-d9cb-469f-a165-70867728950e}",
-                               "0f8fad5b-d9cb-469f-a165_70867728950e",
-                               "0f8fad5g-d9cb-469f-a165-70867728950e"}) {
+  for (std::string_view bad :
+       {"", "0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e",
+        "{0f8fad5b-d9cb-469f-a165-70867728950e}", "0f8fad5b-d9cb-469f-a165_70867728950e",
+        "0f8fad5g-d9cb-469f-a165-70867728950e"}) {
     INFO(bad);
     CHECK_FALSE(ParseGuid(bad).has_value());
   }
@@ -58,12 +62,11 @@ TEST_CASE("encoding: NewGuidText makes distinct version 4 GUIDs", "[common]") {
   CHECK(seen.size() == 1000);
 }
 
-TEST_CASE("encoding: UTF-8 validation rejects overlongs, surrogates and truncation",
-          "[common]") {
+TEST_CASE("encoding: UTF-8 validation rejects overlongs, surrogates and truncation", "[common]") {
   CHECK(IsValidUtf8(""));
   CHECK(IsValidUtf8("plain ascii"));
   CHECK(IsValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // café € 😀
-  CHECK(IsValidUtf8("\xf4\x8f\xbf\xbf"));                            // U+10FFFF
+  CHECK(IsValidUtf8("\xf4\x8f\xbf\xbf"));                           // U+10FFFF
   for (std::string_view bad : {"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
                                "\xc3", "\xe2\x82", "\x80", "\xff", "a\xf0\x9f\x98"}) {
     CHECK_FALSE(IsValidUtf8(bad));

@@ -11,9 +11,7 @@ std::string Show(const Result<void>& r) {
   return std::string(r.error().AzureCode()) + ": " + std::string(r.error().UserMessage());
 }
 
-std::string Code(const Result<void>& r) {
-  return r ? "ok" : std::string(r.error().AzureCode());
-}
+std::string Code(const Result<void>& r) { return r ? "ok" : std::string(r.error().AzureCode()); }
 
 const std::string kBadLength =
     "OutOfRangeInput: The specified resource name length is not within the permissible limits.";
@@ -58,8 +56,9 @@ TEST_CASE("validation: keys over 1024 UTF-16 units fail naming the key", "[commo
 }
 
 TEST_CASE("validation: forbidden key characters are OutOfRangeInput", "[common]") {
-  for (std::string_view bad : std::initializer_list<std::string_view>{"a/b", "a\\b", "a#b", "a?b", std::string_view("a\0b", 3), "a\tb",
-                               "a\x1f", "a\x7f", "a\xc2\x80", "a\xc2\x9f"}) {
+  for (std::string_view bad : std::initializer_list<std::string_view>{
+           "a/b", "a\\b", "a#b", "a?b", std::string_view("a\0b", 3), "a\tb", "a\x1f", "a\x7f",
+           "a\xc2\x80", "a\xc2\x9f"}) {
     INFO(bad);
     CHECK(Code(ValidateKey("PartitionKey", bad)) == "OutOfRangeInput");
   }
@@ -69,15 +68,23 @@ TEST_CASE("validation: forbidden key characters are OutOfRangeInput", "[common]"
 
 TEST_CASE("validation: property names follow the C# identifier rule", "[common]") {
   for (std::string_view good :
-       {"a", "_", "Name", "_private", "x1", "Caf\xc3\xa9", "\xc3\xa9t\xc3\xa9", "\xe5\x90\x8d\xe5\x89\x8d",
-        "\xd0\x98\xd0\xbc\xd1\x8f", "a\xcc\x81", "A_b_C"}) {
+       {"a", "_", "Name", "_private", "x1", "Caf\xc3\xa9", "\xc3\xa9t\xc3\xa9",
+        "\xe5\x90\x8d\xe5\x89\x8d", "\xd0\x98\xd0\xbc\xd1\x8f", "a\xcc\x81", "A_b_C"}) {
     INFO(good);
     CHECK(Show(ValidatePropertyName(good)) == "ok");
   }
-  for (std::string_view bad :
-       {"", "1abc", "my-prop", "my prop", "a@b", "a.b", "odata.etag", "a$", "\xcc\x81" "a",
-        "a\xe2\x80\x94" "b", "a\xc2\xa0" "b", "a\xc2\xb7" "b", "a\xe3\x80\x80" "b", "\xc3\x97",
-        "a\x01", "bad\xff"}) {
+  for (std::string_view bad : {"", "1abc", "my-prop", "my prop", "a@b", "a.b", "odata.etag", "a$",
+                               "\xcc\x81"
+                               "a",
+                               "a\xe2\x80\x94"
+                               "b",
+                               "a\xc2\xa0"
+                               "b",
+                               "a\xc2\xb7"
+                               "b",
+                               "a\xe3\x80\x80"
+                               "b",
+                               "\xc3\x97", "a\x01", "bad\xff"}) {
     INFO(bad);
     CHECK(Show(ValidatePropertyName(bad)) == "PropertyNameInvalid: The property name is invalid.");
   }
