@@ -49,6 +49,15 @@ struct KeyRange {
   std::optional<KeyBound> upper;
 };
 
+// One custom property read in place (same shape as odata::ValueView, which storage may not
+// name). `bytes` views the memory of the EntityView it came from and lives as long as that view.
+struct PropertyView {
+  EdmType type = EdmType::kString;
+  std::int64_t integer = 0;  // Int32, Int64, Boolean (0/1), DateTime ticks
+  double number = 0;         // Double
+  std::string_view bytes;    // String (UTF-8), Guid (16 raw bytes), Binary
+};
+
 // An entity as stored, read lazily from LMDB memory. Valid only inside the visit callback.
 class EntityView {
  public:
@@ -56,6 +65,9 @@ class EntityView {
   virtual std::string_view partition_key() const = 0;
   virtual std::string_view row_key() const = 0;
   virtual DateTime timestamp() const = 0;
+  // The custom property `name` (case-sensitive), decoded without materializing the entity; nullopt
+  // when absent. For $filter evaluation during scans.
+  virtual std::optional<PropertyView> GetProperty(std::string_view name) const = 0;
   // A full copy, independent of LMDB memory.
   virtual Entity Decode() const = 0;
 };
@@ -113,6 +125,12 @@ using WriteFn = std::function<Result<void>(WriteContext&)>;
 // kInsufficientAccountResources for a full disk — then nothing of the group was applied).
 using WriteDone = std::function<void(Result<void>)>;
 
+// Counters of the group-commit writer (monotonic since Open).
+struct StoreStats {
+  std::uint64_t writes = 0;   // WriteFns run (user requests and background reclaim steps)
+  std::uint64_t commits = 0;  // write transactions committed (one per group)
+};
+
 class Store {
  public:
   // Opens (creating if needed) the environment in options.data_dir and starts the writer and the
@@ -130,6 +148,8 @@ class Store {
   virtual Result<void> Write(WriteFn fn) = 0;
   // Blocks until background reclamation of deleted tables has finished (tests).
   virtual void WaitForReclaim() = 0;
+  // Writer counters; commits < writes shows group commit at work.
+  virtual StoreStats Stats() const { return {}; }
 };
 
 }  // namespace malachite::storage

@@ -1,0 +1,122 @@
+#include "storage/lmdb_env.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "storage/lmdb_error.h"
+#include "storage/lmdb_txn.h"
+
+namespace malachite::storage {
+namespace {
+
+constexpr unsigned kMaxDbs = 8;
+constexpr std::uint64_t kMinMapSize = 1ull << 30;
+
+tl::unexpected<Error> DirError(const std::string& dir, const std::string& cause) {
+  return Fail(ErrorCode::kInternalError, "data directory " + dir + ": " + cause);
+}
+
+// Creates the directory and checks it is a writable directory, so the common mistakes get a
+// clear message instead of LMDB's errno text.
+Result<void> PrepareDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return DirError(dir, "is not a directory");
+  fs::create_directories(dir, ec);
+  if (ec) return DirError(dir, "cannot create: " + ec.message());
+  if (!fs::is_directory(dir, ec)) return DirError(dir, "is not a directory");
+  if (::access(dir.c_str(), W_OK | R_OK | X_OK) != 0) {
+    return DirError(dir, std::string("not accessible: ") + std::strerror(errno));
+  }
+  return {};
+}
+
+// LMDB: two environments on one file inside a process corrupt its locks, and a second process
+// would break the writer's in-memory state (timestamps); an flock on a side file refuses both.
+Result<int> LockDir(const std::string& dir) {
+  std::string path = dir + "/malachite.lock";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return DirError(dir, std::string("cannot open lock file: ") + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK) return DirError(dir, "in use by another running Malachite store");
+    return DirError(dir, std::string("cannot lock: ") + std::strerror(err));
+  }
+  return fd;
+}
+
+Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
+  MDB_dbi dbi = 0;
+  int rc = mdb_dbi_open(txn, name, MDB_CREATE, &dbi);
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, std::string("open database ") + name));
+  return dbi;
+}
+
+Result<void> OpenDatabases(MDB_env* env, Databases* dbs) {
+  auto txn = LmdbTxn::Begin(env, nullptr, 0);
+  if (!txn) return tl::unexpected<Error>(txn.error());
+  for (auto [dbi, name] : {std::pair{&dbs->meta, "meta"}, std::pair{&dbs->tables, "tables"},
+                           std::pair{&dbs->entities, "entities"},
+                           std::pair{&dbs->reclaim, "reclaim"}}) {
+    auto opened = OpenDbi(txn->get(), name);
+    if (!opened) return tl::unexpected<Error>(opened.error());
+    *dbi = *opened;
+  }
+  return txn->Commit();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
+  const std::string& dir = options.dir;
+  if (auto ok = PrepareDir(dir); !ok) return tl::unexpected<Error>(ok.error());
+  std::unique_ptr<LmdbEnv> env(new LmdbEnv());
+  env->dir_ = dir;
+  auto fd = LockDir(dir);
+  if (!fd) return tl::unexpected<Error>(fd.error());
+  env->lock_fd_ = *fd;
+
+  if (int rc = mdb_env_create(&env->env_); rc != 0) {
+    env->env_ = nullptr;
+    return DirError(dir, std::string("mdb_env_create: ") + mdb_strerror(rc));
+  }
+  mdb_env_set_maxdbs(env->env_, kMaxDbs);
+  mdb_env_set_maxreaders(env->env_, options.max_readers);
+  // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
+  // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written:
+  // a large map is address space, not disk.
+  unsigned flags = MDB_NOTLS | (options.sync ? 0u : MDB_NOSYNC);
+  std::uint64_t map_size = options.map_size;
+  int rc = 0;
+  for (;;) {
+    mdb_env_set_mapsize(env->env_, map_size);
+    rc = mdb_env_open(env->env_, dir.c_str(), flags, 0644);
+    // A small address-space limit (ulimit -v) refuses the default 1 TiB: retry smaller.
+    if (rc != ENOMEM || map_size / 2 < kMinMapSize) break;
+    map_size /= 2;
+  }
+  if (rc != 0) {
+    if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
+      return DirError(dir, std::string("not an LMDB store of this version: ") + mdb_strerror(rc));
+    }
+    return DirError(dir, std::string("cannot open LMDB environment: ") + mdb_strerror(rc));
+  }
+  if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
+    return DirError(dir, ok.error().message);
+  }
+  return env;
+}
+
+LmdbEnv::~LmdbEnv() {
+  if (env_ != nullptr) mdb_env_close(env_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+}  // namespace malachite::storage

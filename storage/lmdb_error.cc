@@ -1,0 +1,29 @@
+#include "storage/lmdb_error.h"
+
+#include <lmdb.h>
+
+#include <cerrno>
+#include <string>
+
+namespace malachite::storage {
+
+Error LmdbError(int rc, std::string_view what) {
+  std::string op(what);
+  // LMDB: MDB_MAP_FULL means the map size (StoreOptions::map_size_bytes) is exhausted; ENOSPC and
+  // EDQUOT come from the write(2)/fsync(2) of a commit. In every case the transaction is not
+  // applied (LMDB writes the meta page last), so nothing acknowledged is lost.
+  if (rc == MDB_MAP_FULL) {
+    return Error{ErrorCode::kInsufficientAccountResources,
+                 "The storage is full: the LMDB map size is exhausted; nothing was written.",
+                 op + ": " + mdb_strerror(rc)};
+  }
+  if (rc == ENOSPC || rc == EDQUOT) {
+    return Error{ErrorCode::kInsufficientAccountResources,
+                 "The storage is full: no space left on the data disk; nothing was written.",
+                 op + ": " + mdb_strerror(rc)};
+  }
+  std::string message = "storage: " + op + ": " + mdb_strerror(rc);
+  return Error{ErrorCode::kInternalError, message, message};
+}
+
+}  // namespace malachite::storage

@@ -1,0 +1,23 @@
+// The one place where LMDB return codes become Malachite errors.
+#pragma once
+
+#include <string_view>
+
+#include "common/error.h"
+
+namespace malachite::storage {
+
+// Translates an LMDB return code (or an errno LMDB passed through) into an Error. `what` names the
+// operation for the message, e.g. "put entity".
+//   MDB_MAP_FULL, ENOSPC, EDQUOT -> kInsufficientAccountResources ("... disk or map full ...")
+//   anything else                -> kInternalError with mdb_strerror's text.
+// REQUIRES: rc != 0 (MDB_SUCCESS); MDB_NOTFOUND is absence and callers handle it before this.
+Error LmdbError(int rc, std::string_view what);
+
+// Success for rc == 0, otherwise LmdbError(rc, what).
+inline Result<void> LmdbCheck(int rc, std::string_view what) {
+  if (rc == 0) return {};
+  return tl::unexpected<Error>(LmdbError(rc, what));
+}
+
+}  // namespace malachite::storage

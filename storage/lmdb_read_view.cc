@@ -1,0 +1,64 @@
+#include "storage/lmdb_read_view.h"
+
+#include "storage/key_codec.h"
+
+namespace malachite::storage {
+
+Result<void> LmdbEntityView::Reset(std::string_view key, std::string_view record) {
+  std::uint64_t table_id = 0;
+  if (!DecodeEntityKey(key, &table_id, &pk_, &rk_)) {
+    return Fail(ErrorCode::kInternalError, "storage: malformed entity key");
+  }
+  auto parsed = EntityRecord::Parse(record);
+  if (!parsed) return tl::unexpected<Error>(parsed.error());
+  record_.emplace(*parsed);
+  return {};
+}
+
+Entity LmdbEntityView::Decode() const {
+  Entity e;
+  e.partition_key = pk_;
+  e.row_key = rk_;
+  e.timestamp = record_->timestamp();
+  // Reset() validated the header; a malformed property list decodes as far as it is readable.
+  (void)record_->DecodeProperties(&e.properties);
+  return e;
+}
+
+Result<std::optional<TableInfo>> LmdbReadView::FindTable(std::string_view account,
+                                                         std::string_view name) {
+  return core_.catalog.Find(txn_.get(), account, name);
+}
+
+Result<void> LmdbReadView::ScanTables(std::string_view account, std::string_view from_lower,
+                                      const std::function<bool(const TableInfo&)>& visit) {
+  return core_.catalog.Scan(txn_.get(), account, from_lower, visit);
+}
+
+Result<std::optional<Entity>> LmdbReadView::GetEntity(const TableInfo& table, std::string_view pk,
+                                                      std::string_view rk) {
+  key_buf_.clear();
+  AppendEntityKey(&key_buf_, table.id, pk, rk);
+  auto record = core_.entities.Get(txn_.get(), key_buf_);
+  if (!record) return tl::unexpected<Error>(record.error());
+  if (!*record) return std::optional<Entity>();
+  auto entity = DecodeEntity(pk, rk, **record);
+  if (!entity) return tl::unexpected<Error>(entity.error());
+  return std::optional<Entity>(std::move(*entity));
+}
+
+Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& range,
+                                        const std::function<bool(const EntityView&)>& visit) {
+  EncodedRange encoded = EncodeKeyRange(table.id, range);
+  LmdbEntityView view;
+  Result<void> failure;
+  auto scanned = core_.entities.Scan(
+      txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
+        failure = view.Reset(key, record);
+        return failure && visit(view);
+      });
+  if (!scanned) return scanned;
+  return failure;
+}
+
+}  // namespace malachite::storage

@@ -1,0 +1,53 @@
+// ReadView over one LMDB read transaction, and the EntityView that scans hand out.
+#pragma once
+
+#include <string>
+
+#include "storage/entity_codec.h"
+#include "storage/lmdb_txn.h"
+#include "storage/store.h"
+#include "storage/store_core.h"
+
+namespace malachite::storage {
+
+// An entity read in place: the keys are decoded into buffers the view reuses, the record stays in
+// LMDB memory. Valid until the next Reset or the end of the read transaction.
+class LmdbEntityView final : public EntityView {
+ public:
+  // Points the view at (encoded key, record). Errors: kInternalError for malformed bytes.
+  Result<void> Reset(std::string_view key, std::string_view record);
+
+  std::string_view partition_key() const override { return pk_; }
+  std::string_view row_key() const override { return rk_; }
+  DateTime timestamp() const override { return record_->timestamp(); }
+  std::optional<PropertyView> GetProperty(std::string_view name) const override {
+    return record_->Find(name);
+  }
+  Entity Decode() const override;
+
+ private:
+  std::string pk_;
+  std::string rk_;
+  std::optional<EntityRecord> record_;
+};
+
+class LmdbReadView final : public ReadView {
+ public:
+  LmdbReadView(const StoreCore& core, LmdbTxn txn) : core_(core), txn_(std::move(txn)) {}
+
+  Result<std::optional<TableInfo>> FindTable(std::string_view account,
+                                             std::string_view name) override;
+  Result<void> ScanTables(std::string_view account, std::string_view from_lower,
+                          const std::function<bool(const TableInfo&)>& visit) override;
+  Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
+                                          std::string_view rk) override;
+  Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
+                            const std::function<bool(const EntityView&)>& visit) override;
+
+ private:
+  const StoreCore& core_;
+  LmdbTxn txn_;
+  std::string key_buf_;
+};
+
+}  // namespace malachite::storage

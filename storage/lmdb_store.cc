@@ -1,0 +1,65 @@
+#include "storage/lmdb_store.h"
+
+#include <future>
+
+#include "storage/lmdb_read_view.h"
+#include "storage/overflow_bucket.h"
+#include "storage/store_meta.h"
+
+namespace malachite::storage {
+
+Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Clock& clock) {
+  LmdbEnvOptions env_options;
+  env_options.dir = options.data_dir;
+  env_options.map_size = options.map_size_bytes;
+  env_options.sync = options.sync;
+  auto env = LmdbEnv::Open(env_options);
+  if (!env) return tl::unexpected<Error>(env.error());
+  // LMDB: the overflow-bucket scheme needs bucket keys (kBucketKeyBytes) to fit.
+  if (static_cast<std::size_t>(mdb_env_get_maxkeysize((*env)->get())) < kBucketKeyBytes) {
+    return Fail(ErrorCode::kInternalError, "storage: this liblmdb's MDB_MAXKEYSIZE is below " +
+                                               std::to_string(kBucketKeyBytes) + " bytes");
+  }
+  auto last_ticks = InitMeta((*env)->get(), (*env)->dbs().meta);
+  if (!last_ticks) {
+    return Fail(ErrorCode::kInternalError,
+                "data directory " + options.data_dir + ": " + last_ticks.error().message);
+  }
+  return std::unique_ptr<Store>(
+      new LmdbStore(std::move(*env), clock, *last_ticks, options.max_batch));
+}
+
+LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
+                     std::size_t max_batch)
+    : core_(std::move(env)) {
+  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, max_batch,
+                                          [this] { reclaimer_->Kick(); });
+  reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
+}
+
+LmdbStore::~LmdbStore() {
+  // The reclaimer may be waiting on the writer: stop it first, then drain the writer.
+  reclaimer_->Stop();
+  writer_->Stop();
+}
+
+Result<std::unique_ptr<ReadView>> LmdbStore::Read() {
+  auto txn = LmdbTxn::Begin(core_.env->get(), nullptr, MDB_RDONLY);
+  if (!txn) return tl::unexpected<Error>(txn.error());
+  return std::unique_ptr<ReadView>(new LmdbReadView(core_, std::move(*txn)));
+}
+
+void LmdbStore::Submit(WriteFn fn, WriteDone done) {
+  writer_->Submit(std::move(fn), std::move(done));
+}
+
+Result<void> LmdbStore::Write(WriteFn fn) {
+  std::promise<Result<void>> promise;
+  auto future = promise.get_future();
+  Submit(std::move(fn), [&promise](Result<void> r) { promise.set_value(std::move(r)); });
+  return future.get();
+}
+
+void LmdbStore::WaitForReclaim() { reclaimer_->WaitIdle(); }
+
+}  // namespace malachite::storage

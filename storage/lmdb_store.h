@@ -1,0 +1,31 @@
+// The Store implementation: environment, group writer and reclaimer (storage/FORMAT.md).
+#pragma once
+
+#include <memory>
+
+#include "storage/group_writer.h"
+#include "storage/reclaimer.h"
+#include "storage/store.h"
+#include "storage/store_core.h"
+
+namespace malachite::storage {
+
+class LmdbStore final : public Store {
+ public:
+  LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
+            std::size_t max_batch);
+  ~LmdbStore() override;
+
+  Result<std::unique_ptr<ReadView>> Read() override;
+  void Submit(WriteFn fn, WriteDone done) override;
+  Result<void> Write(WriteFn fn) override;
+  void WaitForReclaim() override;
+  StoreStats Stats() const override { return writer_->Stats(); }
+
+ private:
+  StoreCore core_;
+  std::unique_ptr<GroupWriter> writer_;
+  std::unique_ptr<Reclaimer> reclaimer_;
+};
+
+}  // namespace malachite::storage

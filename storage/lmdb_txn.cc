@@ -1,0 +1,77 @@
+#include "storage/lmdb_txn.h"
+
+#include "storage/lmdb_error.h"
+
+namespace malachite::storage {
+
+Result<LmdbTxn> LmdbTxn::Begin(MDB_env* env, MDB_txn* parent, unsigned flags) {
+  MDB_txn* txn = nullptr;
+  int rc = mdb_txn_begin(env, parent, flags, &txn);
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "begin transaction"));
+  return LmdbTxn(txn);
+}
+
+LmdbTxn& LmdbTxn::operator=(LmdbTxn&& other) noexcept {
+  if (this != &other) {
+    Abort();
+    txn_ = other.txn_;
+    other.txn_ = nullptr;
+  }
+  return *this;
+}
+
+Result<void> LmdbTxn::Commit() {
+  // LMDB: mdb_txn_commit frees the transaction whatever it returns; forget it first so the
+  // destructor never aborts a freed handle.
+  MDB_txn* txn = txn_;
+  txn_ = nullptr;
+  return LmdbCheck(mdb_txn_commit(txn), "commit");
+}
+
+void LmdbTxn::Abort() {
+  if (txn_ != nullptr) {
+    mdb_txn_abort(txn_);
+    txn_ = nullptr;
+  }
+}
+
+Result<std::optional<std::string_view>> LmdbTxn::Get(MDB_dbi dbi, std::string_view key) const {
+  MDB_val k = ToVal(key);
+  MDB_val v{};
+  int rc = mdb_get(txn_, dbi, &k, &v);
+  if (rc == MDB_NOTFOUND) return std::optional<std::string_view>();
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "get"));
+  return std::optional<std::string_view>(FromVal(v));
+}
+
+Result<void> LmdbTxn::Put(MDB_dbi dbi, std::string_view key, std::string_view value) {
+  MDB_val k = ToVal(key);
+  MDB_val v = ToVal(value);
+  return LmdbCheck(mdb_put(txn_, dbi, &k, &v, 0), "put");
+}
+
+Result<bool> LmdbTxn::Del(MDB_dbi dbi, std::string_view key) {
+  MDB_val k = ToVal(key);
+  int rc = mdb_del(txn_, dbi, &k, nullptr);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "delete"));
+  return true;
+}
+
+Result<LmdbCursor> LmdbCursor::Open(MDB_txn* txn, MDB_dbi dbi) {
+  MDB_cursor* cursor = nullptr;
+  int rc = mdb_cursor_open(txn, dbi, &cursor);
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "open cursor"));
+  return LmdbCursor(cursor);
+}
+
+Result<bool> LmdbCursor::Get(MDB_cursor_op op, MDB_val* key, MDB_val* value) {
+  int rc = mdb_cursor_get(cursor_, key, value, op);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "cursor get"));
+  return true;
+}
+
+Result<void> LmdbCursor::Del() { return LmdbCheck(mdb_cursor_del(cursor_, 0), "cursor delete"); }
+
+}  // namespace malachite::storage

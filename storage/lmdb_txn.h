@@ -1,0 +1,81 @@
+// Move-only LMDB transaction and cursor handles (after lmdbxx): the destructor aborts, Commit()
+// forgets the handle before mdb_txn_commit because LMDB frees the transaction even on failure.
+//
+// LMDB: a write transaction belongs to the thread that began it; read transactions may move
+// between threads because the environment is opened with MDB_NOTLS, but never concurrently.
+#pragma once
+
+#include <lmdb.h>
+
+#include <optional>
+#include <string_view>
+
+#include "common/error.h"
+
+namespace malachite::storage {
+
+inline MDB_val ToVal(std::string_view s) {
+  return MDB_val{s.size(), const_cast<char*>(s.data())};
+}
+inline std::string_view FromVal(const MDB_val& v) {
+  return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+}
+
+class LmdbTxn {
+ public:
+  // Begins a transaction; `parent` (may be null) makes it a nested write transaction.
+  // Errors: kInternalError (e.g. MDB_READERS_FULL), kInsufficientAccountResources.
+  static Result<LmdbTxn> Begin(MDB_env* env, MDB_txn* parent, unsigned flags);
+
+  LmdbTxn() = default;
+  LmdbTxn(LmdbTxn&& other) noexcept : txn_(other.txn_) { other.txn_ = nullptr; }
+  LmdbTxn& operator=(LmdbTxn&& other) noexcept;
+  LmdbTxn(const LmdbTxn&) = delete;
+  LmdbTxn& operator=(const LmdbTxn&) = delete;
+  ~LmdbTxn() { Abort(); }
+
+  // Commits and forgets the handle (also on failure: nothing was applied then).
+  Result<void> Commit();
+  // Aborts if still open. Idempotent.
+  void Abort();
+
+  MDB_txn* get() const { return txn_; }
+
+  // The value stored under `key`, or nullopt. The view points into the map and lives until the
+  // next write in this transaction or its end.
+  Result<std::optional<std::string_view>> Get(MDB_dbi dbi, std::string_view key) const;
+  Result<void> Put(MDB_dbi dbi, std::string_view key, std::string_view value);
+  // False when the key was absent.
+  Result<bool> Del(MDB_dbi dbi, std::string_view key);
+
+ private:
+  explicit LmdbTxn(MDB_txn* txn) : txn_(txn) {}
+  MDB_txn* txn_ = nullptr;
+};
+
+// A cursor, closed when destroyed. REQUIRES: destroyed before its write transaction ends (a read
+// transaction's cursor may outlive it, but ours never do).
+class LmdbCursor {
+ public:
+  static Result<LmdbCursor> Open(MDB_txn* txn, MDB_dbi dbi);
+
+  LmdbCursor(LmdbCursor&& other) noexcept : cursor_(other.cursor_) { other.cursor_ = nullptr; }
+  LmdbCursor& operator=(LmdbCursor&&) = delete;
+  LmdbCursor(const LmdbCursor&) = delete;
+  LmdbCursor& operator=(const LmdbCursor&) = delete;
+  ~LmdbCursor() {
+    if (cursor_ != nullptr) mdb_cursor_close(cursor_);
+  }
+
+  // Positions with `op` (MDB_SET_RANGE uses *key as input). True when positioned, false at the
+  // end (MDB_NOTFOUND); *key and *value then view the record.
+  Result<bool> Get(MDB_cursor_op op, MDB_val* key, MDB_val* value);
+  // Deletes the record under the cursor.
+  Result<void> Del();
+
+ private:
+  explicit LmdbCursor(MDB_cursor* cursor) : cursor_(cursor) {}
+  MDB_cursor* cursor_ = nullptr;
+};
+
+}  // namespace malachite::storage

@@ -1,0 +1,22 @@
+// What the read views, the write contexts and the reclaimer share: the environment and the
+// typed accessors of its databases. Immutable after Open; safe to share across threads.
+#pragma once
+
+#include <memory>
+
+#include "storage/entity_db.h"
+#include "storage/lmdb_env.h"
+#include "storage/table_catalog.h"
+
+namespace malachite::storage {
+
+struct StoreCore {
+  explicit StoreCore(std::unique_ptr<LmdbEnv> e)
+      : env(std::move(e)), catalog(env->dbs()), entities(env->dbs().entities) {}
+
+  std::unique_ptr<LmdbEnv> env;
+  TableCatalog catalog;
+  EntityDb entities;
+};
+
+}  // namespace malachite::storage

@@ -1,0 +1,62 @@
+#include "storage/txn_write_context.h"
+
+#include "storage/entity_codec.h"
+#include "storage/key_codec.h"
+
+namespace malachite::storage {
+
+Result<std::optional<TableInfo>> TxnWriteContext::FindTable(std::string_view account,
+                                                            std::string_view name) {
+  return core_.catalog.Find(txn_, account, name);
+}
+
+Result<std::optional<TableInfo>> TxnWriteContext::CreateTable(std::string_view account,
+                                                              std::string_view name) {
+  bytes_written_ += 64;
+  return core_.catalog.Create(txn_, account, name);
+}
+
+Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_view name) {
+  // O(1): the catalog entry goes and the id is queued; the reclaimer removes the entities later.
+  auto id = core_.catalog.Delete(txn_, account, name);
+  if (!id) return tl::unexpected<Error>(id.error());
+  if (!*id) return false;
+  tables_deleted_ = true;
+  bytes_written_ += 64;
+  return true;
+}
+
+Result<std::optional<Entity>> TxnWriteContext::GetEntity(const TableInfo& table,
+                                                         std::string_view pk,
+                                                         std::string_view rk) {
+  key_buf_.clear();
+  AppendEntityKey(&key_buf_, table.id, pk, rk);
+  auto record = core_.entities.Get(txn_, key_buf_);
+  if (!record) return tl::unexpected<Error>(record.error());
+  if (!*record) return std::optional<Entity>();
+  auto entity = DecodeEntity(pk, rk, **record);
+  if (!entity) return tl::unexpected<Error>(entity.error());
+  return std::optional<Entity>(std::move(*entity));
+}
+
+Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
+  auto live = core_.catalog.Find(txn_, table.account, table.name);
+  if (!live) return tl::unexpected<Error>(live.error());
+  if (!*live || (*live)->id != table.id) return Fail(ErrorCode::kTableNotFound);
+  key_buf_.clear();
+  AppendEntityKey(&key_buf_, table.id, entity.partition_key, entity.row_key);
+  record_buf_.clear();
+  EncodeEntityRecord(entity, &record_buf_);
+  bytes_written_ += key_buf_.size() + record_buf_.size();
+  return core_.entities.Put(txn_, key_buf_, record_buf_);
+}
+
+Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_view pk,
+                                           std::string_view rk) {
+  key_buf_.clear();
+  AppendEntityKey(&key_buf_, table.id, pk, rk);
+  bytes_written_ += key_buf_.size();
+  return core_.entities.Delete(txn_, key_buf_);
+}
+
+}  // namespace malachite::storage

@@ -1,0 +1,54 @@
+// The WriteContext a WriteFn gets: the catalog and entity operations inside one nested
+// transaction of the current group commit.
+#pragma once
+
+#include <lmdb.h>
+
+#include <cstddef>
+#include <string>
+
+#include "storage/store.h"
+#include "storage/store_core.h"
+#include "storage/timestamp_source.h"
+
+namespace malachite::storage {
+
+class TxnWriteContext final : public WriteContext {
+ public:
+  TxnWriteContext(const StoreCore& core, TimestampSource& timestamps)
+      : core_(core), timestamps_(timestamps) {}
+
+  // Points the context at the nested transaction of the next request.
+  void Reset(MDB_txn* txn) { txn_ = txn; }
+  MDB_txn* txn() const { return txn_; }
+  const StoreCore& core() const { return core_; }
+  // True once any request of the group deleted a table (the reclaimer must be woken).
+  bool tables_deleted() const { return tables_deleted_; }
+  // Approximate bytes written by the group so far (the writer closes big groups early).
+  std::size_t bytes_written() const { return bytes_written_; }
+
+  DateTime NextTimestamp() override { return timestamps_.Next(); }
+  Result<std::optional<TableInfo>> FindTable(std::string_view account,
+                                             std::string_view name) override;
+  Result<std::optional<TableInfo>> CreateTable(std::string_view account,
+                                               std::string_view name) override;
+  Result<bool> DeleteTable(std::string_view account, std::string_view name) override;
+  Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
+                                          std::string_view rk) override;
+  // Errors: kTableNotFound when `table` was deleted since it was looked up (nothing is written:
+  // entities under a dead id would never be reclaimed).
+  Result<void> PutEntity(const TableInfo& table, const Entity& entity) override;
+  Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
+                            std::string_view rk) override;
+
+ private:
+  const StoreCore& core_;
+  TimestampSource& timestamps_;
+  MDB_txn* txn_ = nullptr;
+  bool tables_deleted_ = false;
+  std::size_t bytes_written_ = 0;
+  std::string key_buf_;     // reused: no allocation per operation once warm
+  std::string record_buf_;
+};
+
+}  // namespace malachite::storage

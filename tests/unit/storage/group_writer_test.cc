@@ -1,0 +1,113 @@
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <future>
+#include <thread>
+
+#include "store_fixture.h"
+
+namespace malachite::storage {
+namespace {
+
+using testing::StoreFixture;
+
+TEST_CASE("group_writer: many threads writing concurrently all succeed in fewer commits",
+          "[storage]") {
+  StoreFixture f(/*sync=*/true);
+  TableInfo t = f.CreateTable("acct", "Busy");
+  StoreStats before = f.store().Stats();
+  constexpr int kThreads = 8, kPerThread = 100;
+  std::atomic<int> ok{0}, failed{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      for (int j = 0; j < kPerThread; ++j) {
+        auto r = f.store().Write([&, i, j](WriteContext& ctx) -> Result<void> {
+          return ctx.PutEntity(t, Entity{std::to_string(i), std::to_string(j),
+                                         ctx.NextTimestamp(), {}});
+        });
+        (r ? ok : failed).fetch_add(1);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  StoreStats after = f.store().Stats();
+  CHECK(ok == kThreads * kPerThread);
+  CHECK(failed == 0);
+  CHECK(after.writes - before.writes == kThreads * kPerThread);
+  CHECK(after.commits - before.commits < after.writes - before.writes);
+  CHECK(f.Keys(t).size() == kThreads * kPerThread);
+}
+
+TEST_CASE("group_writer: a failing request rolls back alone while its group commits",
+          "[storage]") {
+  StoreFixture f;
+  TableInfo t = f.CreateTable("acct", "Mixed");
+  // Hold the writer inside one request so the next three queue up and form one group.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> holding;
+  f.store().Submit(
+      [&](WriteContext&) -> Result<void> {
+        holding.set_value();
+        released.wait();
+        return {};
+      },
+      [](Result<void>) {});
+  holding.get_future().wait();
+  StoreStats before = f.store().Stats();
+  std::vector<std::promise<Result<void>>> results(3);
+  auto put = [&](std::string rk, bool fail) {
+    return [&t, rk, fail](WriteContext& ctx) -> Result<void> {
+      auto ok = ctx.PutEntity(t, Entity{"p", rk, ctx.NextTimestamp(), {}});
+      if (!ok) return ok;
+      if (fail) return Fail(ErrorCode::kEntityAlreadyExists);
+      return {};
+    };
+  };
+  f.store().Submit(put("a", false), [&](Result<void> r) { results[0].set_value(r); });
+  f.store().Submit(put("b", true), [&](Result<void> r) { results[1].set_value(r); });
+  f.store().Submit(put("c", false), [&](Result<void> r) { results[2].set_value(r); });
+  release.set_value();
+  CHECK(results[0].get_future().get());
+  auto failed = results[1].get_future().get();
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().code == ErrorCode::kEntityAlreadyExists);
+  CHECK(results[2].get_future().get());
+  StoreStats after = f.store().Stats();
+  CHECK(after.commits - before.commits == 2);  // the held request's group, then the three
+  CHECK(f.Keys(t) == std::vector<std::string>{"p/a", "p/c"});
+}
+
+TEST_CASE("group_writer: timestamps strictly increase, also when the clock stalls or goes back "
+          "and across a restart",
+          "[storage]") {
+  StoreFixture f;
+  std::vector<std::int64_t> ticks;
+  auto take = [&](int n) {
+    REQUIRE(f.store().Write([&](WriteContext& ctx) -> Result<void> {
+      for (int i = 0; i < n; ++i) ticks.push_back(ctx.NextTimestamp().ticks);
+      return {};
+    }));
+  };
+  take(3);
+  CHECK(ticks[0] == f.clock().Now().ticks);
+  f.clock().Advance(-1'000'000);
+  take(2);
+  f.Reopen();
+  take(2);
+  f.clock().Advance(10'000'000);
+  take(1);
+  for (std::size_t i = 1; i < ticks.size(); ++i) CHECK(ticks[i] > ticks[i - 1]);
+  CHECK(ticks.back() == f.clock().Now().ticks);
+}
+
+TEST_CASE("group_writer: an exception in a WriteFn fails only that request", "[storage]") {
+  StoreFixture f;
+  auto r = f.store().Write([](WriteContext&) -> Result<void> { throw std::runtime_error("boom"); });
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::kInternalError);
+  CHECK(f.store().Write([](WriteContext&) -> Result<void> { return {}; }));
+}
+
+}  // namespace
+}  // namespace malachite::storage
