@@ -1,0 +1,121 @@
+#include "server/auth.h"
+
+#include <openssl/crypto.h>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "common/limits.h"
+#include "server/shared_key.h"
+
+namespace malachite::server {
+namespace {
+
+tl::unexpected<Error> AuthFailed(std::string detail) {
+  return Fail(ErrorCode::kAuthenticationFailed, {}, std::move(detail));
+}
+
+struct ParsedAuthorization {
+  AuthScheme scheme;
+  std::string_view account;
+  std::string_view signature;
+};
+
+// "SharedKey <account>:<signature>" or "SharedKeyLite <account>:<signature>".
+std::optional<ParsedAuthorization> ParseAuthorization(std::string_view value) {
+  std::size_t space = value.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  std::string_view scheme = value.substr(0, space);
+  std::string_view credentials = value.substr(space + 1);
+  while (!credentials.empty() && credentials.front() == ' ') credentials.remove_prefix(1);
+  std::size_t colon = credentials.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == credentials.size()) {
+    return std::nullopt;
+  }
+  ParsedAuthorization out{AuthScheme::kSharedKey, credentials.substr(0, colon),
+                          credentials.substr(colon + 1)};
+  if (scheme == "SharedKey") return out;
+  if (scheme == "SharedKeyLite") {
+    out.scheme = AuthScheme::kSharedKeyLite;
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
+  for (const auto& config : accounts) {
+    Account account{config.name, {}};
+    for (const std::string* key : {&config.key1, &config.key2}) {
+      if (key->empty()) continue;
+      if (auto raw = Base64Decode(*key)) account.raw_keys.push_back(std::move(*raw));
+    }
+    accounts_.push_back(std::move(account));
+  }
+}
+
+const Authenticator::Account* Authenticator::FindAccount(std::string_view name) const {
+  for (const auto& account : accounts_) {
+    if (account.name == name) return &account;
+  }
+  return nullptr;
+}
+
+Result<void> Authenticator::CheckDate(const Request& request, DateTime now) const {
+  auto text = request.Find("x-ms-date");
+  if (!text) text = request.Find("Date");
+  // Azure: spec §10.5 — details as the service words them.
+  if (!text || text->empty()) return AuthFailed("Request date header not specified");
+  auto date = ParseRfc1123(*text);
+  if (!date) return AuthFailed("The Date header in the request is incorrect.");
+  const std::int64_t max_skew = limits::kMaxClockSkewSeconds * kTicksPerSecond;
+  if (now.ticks - date->ticks > max_skew) {
+    return AuthFailed("Request date header too old: '" + std::string(*text) + "'");
+  }
+  // Emulator: the service's own code does not refuse future dates; clocks of clients and a
+  // local emulator can disagree either way, so the same 15 minutes apply.
+  if (date->ticks - now.ticks > max_skew) {
+    return AuthFailed("Request date header too far in the future: '" + std::string(*text) + "'");
+  }
+  return {};
+}
+
+Result<Principal> Authenticator::Authenticate(const Request& request, const Route& route,
+                                              DateTime now) const {
+  // Azure: spec §10 — SAS parameters take precedence over an Authorization header.
+  if (route.query.Find("sig") != nullptr) {
+    // SAS seam: account and table SAS (spec §10.7–10.8) are the next piece of work.
+    return AuthFailed("Shared access signatures are not supported by this emulator yet.");
+  }
+  auto header = request.Find("Authorization");
+  if (!header) {
+    // Azure: spec §10.6, §15 #2 — anonymous requests are refused with 403.
+    return AuthFailed("Anonymous requests are not supported: sign the request with Shared Key.");
+  }
+  auto parsed = ParseAuthorization(*header);
+  if (!parsed) return Fail(ErrorCode::kInvalidAuthenticationInfo);
+  const Account* account = FindAccount(route.account);
+  if (account == nullptr || parsed->account != route.account) {
+    return AuthFailed("The account '" + std::string(parsed->account) +
+                      "' in the Authorization header does not match a known account of this "
+                      "request's URL.");
+  }
+  if (auto ok = CheckDate(request, now); !ok) return tl::unexpected(ok.error());
+  const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
+                                  ? SharedKeyStringToSign(request, route)
+                                  : SharedKeyLiteStringToSign(request, route);
+  for (const std::string& key : account->raw_keys) {
+    const std::string expected = ComputeSignature(key, to_sign);
+    if (expected.size() == parsed->signature.size() &&
+        CRYPTO_memcmp(expected.data(), parsed->signature.data(), expected.size()) == 0) {
+      return Principal{parsed->scheme, account->name};
+    }
+  }
+  // Azure: spec §10.5.
+  return AuthFailed("The MAC signature found in the HTTP request '" +
+                    std::string(parsed->signature) +
+                    "' is not the same as any computed signature. Server used following string "
+                    "to sign: '" + to_sign + "'.");
+}
+
+}  // namespace malachite::server

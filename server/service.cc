@@ -1,0 +1,153 @@
+#include "server/service.h"
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "common/limits.h"
+#include "server/error_render.h"
+#include "server/negotiation.h"
+
+namespace malachite::server {
+namespace {
+
+// Azure: spec §2.2 — the real service says "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0".
+constexpr std::string_view kServerHeader = "Malachite/0.1 Windows-Azure-Table/1.0";
+
+bool IsODataOperation(Operation op) {
+  switch (op) {
+    case Operation::kGetTableAcl:
+    case Operation::kSetTableAcl:
+    case Operation::kGetServiceProperties:
+    case Operation::kSetServiceProperties:
+    case Operation::kGetServiceStats:
+    case Operation::kPreflight:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+void Exchange::Reset() {
+  request.method.clear();
+  request.target.clear();
+  request.headers.clear();
+  request.body.clear();
+  response.status = 200;
+  response.headers.clear();
+  response.body.clear();
+  write = nullptr;
+  route.query.items.clear();
+  route.table.clear();
+  route.partition_key.clear();
+  route.row_key.clear();
+  routed = false;
+  finish = nullptr;
+  request_id.clear();
+  version.clear();
+}
+
+Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
+    : default_host_(config.host + ":" + std::to_string(config.port)),
+      authenticator_(config.accounts),
+      store_(store),
+      clock_(clock) {}
+
+std::string Service::BaseUrl(const Exchange& exchange) const {
+  // Azure: spec §4.1 — odata.metadata and friends are built from the Host header + account.
+  auto host = exchange.request.Find("Host");
+  std::string url = exchange.request.secure ? "https://" : "http://";
+  url += host && !host->empty() ? *host : std::string_view(default_host_);
+  url += '/';
+  url += exchange.route.account;
+  return url;
+}
+
+Result<void> Service::Run(Exchange& exchange) const {
+  const DateTime now = clock_.Now();
+  auto version = NegotiateVersion(exchange.request, now);
+  if (!version) return tl::unexpected(version.error());
+  exchange.version = std::string(*version);
+
+  auto route = RouteRequest(exchange.request);
+  if (!route) return tl::unexpected(route.error());
+  exchange.route = std::move(*route);
+  exchange.routed = true;
+  const Route& r = exchange.route;
+
+  // Azure: spec §9.3 — request bodies up to 4 MiB (a batch's own limit is checked by its handler).
+  if (r.op != Operation::kBatch && exchange.request.body.size() > limits::kRequestBodyMax) {
+    return malachite::Fail(ErrorCode::kRequestBodyTooLarge);
+  }
+  // Azure: spec §4.17 — preflight requests are not authenticated.
+  if (r.op != Operation::kPreflight) {
+    auto principal = authenticator_.Authenticate(exchange.request, r, now);
+    if (!principal) return tl::unexpected(principal.error());
+  }
+  auto level = NegotiateMetadata(exchange.request, r, exchange.version);
+  if (!level) return tl::unexpected(level.error());
+
+  RequestContext ctx{exchange.request, r, *level, BaseUrl(exchange), clock_, store_};
+  auto outcome = Dispatch(ctx);
+  if (!outcome) return tl::unexpected(outcome.error());
+  exchange.response = std::move(outcome->response);
+  if (outcome->write) {
+    exchange.write = std::move(outcome->write);
+    exchange.finish = std::move(outcome->finish);
+  }
+  return {};
+}
+
+void Service::Handle(Exchange& exchange) const {
+  exchange.request_id = NewGuidText();
+  if (auto ok = Run(exchange); !ok) {
+    exchange.write = nullptr;
+    RenderFailure(exchange, ok.error());
+  }
+  if (!exchange.write) Decorate(exchange);
+}
+
+void Service::Complete(Exchange& exchange, Result<void> write_result) const {
+  Result<void> done = std::move(write_result);
+  if (exchange.finish) {
+    done = exchange.finish(exchange.response, std::move(done));
+    exchange.finish = nullptr;
+  }
+  if (!done) RenderFailure(exchange, done.error());
+  Decorate(exchange);
+}
+
+void Service::Fail(Exchange& exchange, const Error& error) const {
+  if (exchange.request_id.empty()) exchange.request_id = NewGuidText();
+  exchange.write = nullptr;
+  exchange.finish = nullptr;
+  RenderFailure(exchange, error);
+  Decorate(exchange);
+}
+
+void Service::RenderFailure(Exchange& exchange, const Error& error) const {
+  const Route* route = exchange.routed ? &exchange.route : nullptr;
+  RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
+              clock_.Now(), exchange.response);
+}
+
+void Service::Decorate(Exchange& exchange) const {
+  // Azure: spec §2.2 — headers on every response, success or error.
+  Response& response = exchange.response;
+  auto& headers = response.headers;
+  headers.push_back({"x-ms-request-id", exchange.request_id});
+  headers.push_back(
+      {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});
+  headers.push_back({"Date", FormatRfc1123(clock_.Now())});
+  headers.push_back({"Server", std::string(kServerHeader)});
+  if (auto client_id = exchange.request.Find("x-ms-client-request-id")) {
+    headers.push_back({"x-ms-client-request-id", std::string(*client_id)});
+  }
+  headers.push_back({"Cache-Control", "no-cache"});
+  headers.push_back({"X-Content-Type-Options", "nosniff"});
+  if (!exchange.routed || IsODataOperation(exchange.route.op)) {
+    headers.push_back({"DataServiceVersion", "3.0;"});
+  }
+}
+
+}  // namespace malachite::server

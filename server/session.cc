@@ -1,0 +1,189 @@
+// The connection layer (STYLE rule 1): the only asynchronous code. Shape follows the Beast
+// coroutine examples (boost-1.81): every request gets a fresh parser with its own limits and
+// a timeout; the pipeline below is plain synchronous code.
+#include "server/session.h"
+
+#include <optional>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+#include "common/limits.h"
+
+namespace malachite::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+// Azure: spec §9.3 — bodies up to 4 MiB; the slack lets a batch's multipart framing through so
+// that its handler can answer with the batch-specific error.
+constexpr std::uint64_t kBodyLimit = limits::kRequestBodyMax + 64 * 1024;
+// Long $filter expressions and keys travel in the request line.
+constexpr std::uint32_t kHeaderLimit = 64 * 1024;
+
+using BeastRequest = http::request<http::string_body>;
+using BeastResponse = http::response<http::string_body>;
+
+// Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
+// executor (its strand) once the write is durable or failed. The writer thread only posts.
+template <typename Token>
+auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
+  return asio::async_initiate<Token, void(Result<void>)>(
+      [&store](auto handler, storage::WriteFn fn) {
+        using Handler = decltype(handler);
+        auto executor = asio::get_associated_executor(handler);
+        // WriteDone is a std::function (copyable); the awaitable handler is move-only.
+        auto shared = std::make_shared<Handler>(std::move(handler));
+        auto work = std::make_shared<decltype(asio::make_work_guard(executor))>(
+            asio::make_work_guard(executor));
+        store.Submit(std::move(fn), [shared, work](Result<void> result) {
+          asio::post(work->get_executor(), [shared, work, result = std::move(result)]() mutable {
+            std::move (*shared)(std::move(result));
+          });
+        });
+      },
+      token, std::move(write));
+}
+
+void ToRequest(BeastRequest& message, Request& out) {
+  out.method.assign(message.method_string());
+  out.target.assign(message.target());
+  for (const auto& field : message) {
+    out.headers.push_back(Header{std::string(field.name_string()), std::string(field.value())});
+  }
+  out.body = std::move(message.body());
+}
+
+BeastResponse ToBeast(Response& response, unsigned version, bool keep_alive) {
+  BeastResponse out{static_cast<http::status>(response.status), version};
+  for (auto& header : response.headers) out.insert(header.name, header.value);
+  const bool bodyless = response.status == 204 || response.status == 304 ||
+                        (response.status >= 100 && response.status < 200);
+  if (!bodyless) out.body() = std::move(response.body);
+  out.keep_alive(keep_alive);
+  out.prepare_payload();
+  return out;
+}
+
+bool IsQuietClose(const beast::error_code& ec) {
+  return ec == http::error::end_of_stream || ec == http::error::partial_message ||
+         ec == beast::error::timeout || ec == asio::error::eof ||
+         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+         ec == asio::error::broken_pipe || ec == asio::error::not_connected;
+}
+
+// Reads one request into `exchange.request`. Returns the error; on success the parser is done.
+asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
+                                               beast::flat_buffer& buffer,
+                                               http::request_parser<http::string_body>& parser,
+                                               std::chrono::seconds timeout) {
+  stream.expires_after(timeout);
+  auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
+  if (ec) co_return ec;
+  // Clients that send `Expect: 100-continue` wait for this before sending the body.
+  auto expect = parser.get()[http::field::expect];
+  if (beast::iequals(expect, "100-continue")) {
+    static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    auto [wec, wn] =
+        co_await asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()), kTuple);
+    if (wec) co_return wec;
+  }
+  if (!parser.is_done()) {
+    auto [bec, bn] = co_await http::async_read(stream, buffer, parser, kTuple);
+    if (bec) co_return bec;
+  }
+  co_return beast::error_code{};
+}
+
+// Answers a request that could not be read (413 or 400), then the caller closes.
+asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared& shared,
+                                       http::request_parser<http::string_body>& parser,
+                                       Exchange& exchange, const beast::error_code& ec) {
+  if (parser.is_header_done()) {
+    for (const auto& field : parser.get()) {
+      exchange.request.headers.push_back(
+          Header{std::string(field.name_string()), std::string(field.value())});
+    }
+  }
+  const bool too_large = ec == http::error::body_limit;
+  spdlog::debug("unreadable request: {}", ec.message());
+  shared.service.Fail(exchange, Error{too_large ? ErrorCode::kRequestBodyTooLarge
+                                                : ErrorCode::kInvalidInput,
+                                      {}, ec.message()});
+  BeastResponse response = ToBeast(exchange.response, 11, false);
+  auto [wec, wn] = co_await http::async_write(stream, response, kTuple);
+  (void)wec;
+}
+
+}  // namespace
+
+asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
+  beast::flat_buffer buffer;
+  Exchange exchange;
+  std::string remote;
+  {
+    beast::error_code ec;
+    auto endpoint = stream.socket().remote_endpoint(ec);
+    if (!ec) remote = endpoint.address().to_string();
+  }
+  for (;;) {
+    exchange.Reset();
+    std::optional<http::request_parser<http::string_body>> parser(std::in_place);
+    parser->body_limit(kBodyLimit);
+    parser->header_limit(kHeaderLimit);
+    beast::error_code ec = co_await ReadRequest(stream, buffer, *parser, shared.timeout);
+    if (ec) {
+      if (!IsQuietClose(ec)) co_await AnswerBadRequest(stream, shared, *parser, exchange, ec);
+      break;
+    }
+    shared.in_flight.fetch_add(1);
+    const auto started = std::chrono::steady_clock::now();
+    BeastRequest message = parser->release();
+    const unsigned version = message.version();
+    const bool keep_alive = message.keep_alive();
+    ToRequest(message, exchange.request);
+    exchange.request.remote_address = remote;
+    try {
+      shared.service.Handle(exchange);
+      if (exchange.write) {
+        auto result = co_await AsyncSubmit(shared.store, std::move(exchange.write),
+                                           asio::use_awaitable);
+        exchange.write = nullptr;
+        shared.service.Complete(exchange, std::move(result));
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("{} {}: unexpected exception: {}", exchange.request.method,
+                    exchange.request.target, e.what());
+      shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
+    }
+    const int status = exchange.response.status;
+    BeastResponse response =
+        ToBeast(exchange.response, version, keep_alive && !shared.stopping.load());
+    stream.expires_after(shared.timeout);
+    auto [wec, wn] = co_await http::async_write(stream, response, kTuple);
+    spdlog::debug("{} {} {} -> {} ({} us)", remote, exchange.request.method,
+                  exchange.request.target, status,
+                  std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started)
+                      .count());
+    shared.in_flight.fetch_sub(1);
+    if (wec || !response.keep_alive()) break;
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,29 @@
+// One HTTP/1.1 connection (internal to listener.cc/session.cc: Boost lives here, not in the
+// public headers). Reads requests with per-request parsers, limits and timeouts, runs them
+// through the Service, awaits the store for writes and writes the responses.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include "server/service.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+// State shared by the listener and all sessions.
+struct SessionShared {
+  const Service& service;
+  storage::Store& store;
+  std::chrono::seconds timeout;     // per request read and keep-alive idle
+  std::atomic<bool> stopping{false};  // set on shutdown: finish the current request, then close
+  std::atomic<int> in_flight{0};      // requests between "read" and "written"
+};
+
+// Serves `stream` until the peer closes, an error, a timeout or shutdown. Never throws.
+boost::asio::awaitable<void> RunSession(boost::beast::tcp_stream stream, SessionShared& shared);
+
+}  // namespace malachite::server
