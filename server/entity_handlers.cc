@@ -85,8 +85,8 @@ Result<void> RenderInserted(Response& response, const WriteState& state) {
   location.append(EntityPath(state.table, entity.partition_key, entity.row_key));
   if (state.prefer == PreferReturn::kNoContent) {
     response.status = 204;
-    response.Set("DataServiceId", location);
-    response.Set("Location", std::move(location));
+    response.Set("Location", location);
+    response.Set("DataServiceId", std::move(location));
     return {};
   }
   response.Set("Location", std::move(location));

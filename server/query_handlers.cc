@@ -78,16 +78,12 @@ struct QueryOptions {
 
 Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
   QueryOptions options;
-  if (const std::string* text = query.Find("$filter")) {
-    auto filter = odata::Filter::Parse(*text);
-    if (!filter) return tl::unexpected(filter.error());
-    options.filter.emplace(std::move(*filter));
-  }
-  if (const std::string* text = query.Find("$select")) {
-    auto select = ParseSelect(*text);
-    if (!select) return tl::unexpected(select.error());
-    options.select = std::move(*select);
-  }
+  auto filter = ParseFilterParam(query);
+  if (!filter) return tl::unexpected(filter.error());
+  options.filter = std::move(*filter);
+  auto select = ParseSelectParam(query);
+  if (!select) return tl::unexpected(select.error());
+  options.select = std::move(*select);
   auto top = ParseTop(query);
   if (!top) return tl::unexpected(top.error());
   options.top = *top;
@@ -125,6 +121,22 @@ std::optional<odata::ValueView> EntitySource::Get(std::string_view name) const {
   const Property* property = entity_.Find(name);
   if (property == nullptr) return std::nullopt;
   return ViewOf(property->value);
+}
+
+Result<std::optional<odata::Filter>> ParseFilterParam(const QueryParams& query) {
+  const std::string* text = query.Find("$filter");
+  if (text == nullptr || text->find_first_not_of(" \t") == std::string::npos) {
+    return std::optional<odata::Filter>();
+  }
+  auto filter = odata::Filter::Parse(*text);
+  if (!filter) return tl::unexpected(filter.error());
+  return std::optional<odata::Filter>(std::move(*filter));
+}
+
+Result<Selection> ParseSelectParam(const QueryParams& query) {
+  const std::string* text = query.Find("$select");
+  if (text == nullptr || text->empty()) return Selection{};
+  return ParseSelect(*text);
 }
 
 std::string EncodeContinuationKey(std::string_view key) {
@@ -198,18 +210,10 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
 }
 
 Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
-  std::optional<odata::Filter> filter;
-  if (const std::string* text = ctx.route.query.Find("$filter")) {
-    auto parsed = odata::Filter::Parse(*text);
-    if (!parsed) return tl::unexpected(parsed.error());
-    filter.emplace(std::move(*parsed));
-  }
-  Selection select;
-  if (const std::string* text = ctx.route.query.Find("$select")) {
-    auto parsed = ParseSelect(*text);
-    if (!parsed) return tl::unexpected(parsed.error());
-    select = std::move(*parsed);
-  }
+  auto filter = ParseFilterParam(ctx.route.query);
+  if (!filter) return tl::unexpected(filter.error());
+  auto select = ParseSelectParam(ctx.route.query);
+  if (!select) return tl::unexpected(select.error());
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto table = FindTableForRead(**view, ctx);
@@ -217,14 +221,14 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
   auto entity = (*view)->GetEntity(*table, ctx.route.partition_key, ctx.route.row_key);
   if (!entity) return tl::unexpected(entity.error());
   view->reset();
-  if (!entity->has_value() || (filter && !filter->Matches(EntitySource(**entity)))) {
+  if (!entity->has_value() || (*filter && !(*filter)->Matches(EntitySource(**entity)))) {
     return Fail(ErrorCode::kResourceNotFound);
   }
   Outcome outcome;
   Response& response = outcome.response;
   response.body.reserve(256);
   AppendEntityJson(response.body, **entity, ctx.metadata,
-                   EntityLocation{ctx.base_url, ctx.route.account, table->name}, select, true);
+                   EntityLocation{ctx.base_url, ctx.route.account, table->name}, *select, true);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   response.Set("ETag", FormatETag((*entity)->timestamp));
   return outcome;

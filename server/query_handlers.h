@@ -8,6 +8,7 @@
 
 #include "common/entity.h"
 #include "odata/filter.h"
+#include "server/entity_json.h"
 #include "server/handler.h"
 
 namespace malachite::server {
@@ -24,6 +25,12 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx);
 // honoured; a $filter the entity does not satisfy makes it absent. Errors: kTableNotFound,
 // kResourceNotFound, kInvalidInput.
 Result<Outcome> HandleGetEntity(const RequestContext& ctx);
+
+// The `$filter` of `query` as a checked Filter; nullopt when absent, empty or blank (a caller
+// must not build a Filter from blank text). Errors: those of odata::Filter::Parse.
+Result<std::optional<odata::Filter>> ParseFilterParam(const QueryParams& query);
+// The `$select` of `query`; everything when absent or empty. Errors: kInvalidInput.
+Result<Selection> ParseSelectParam(const QueryParams& query);
 
 // Emulator: spec §6.5 says continuation values are opaque and must never be raw keys (they may
 // hold bytes invalid in headers). A token is "1!" + base64url(key) without padding, so even the

@@ -11,6 +11,7 @@
 #include "common/validation.h"
 #include "odata/filter.h"
 #include "server/entity_json.h"
+#include "server/query_handlers.h"
 
 namespace malachite::server {
 namespace {
@@ -181,20 +182,12 @@ Result<Outcome> HandleGetTable(const RequestContext& ctx) {
 }
 
 Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
-  std::optional<odata::Filter> filter;
-  if (const std::string* text = ctx.route.query.Find("$filter")) {
-    auto parsed = odata::Filter::Parse(*text);
-    if (!parsed) return tl::unexpected(parsed.error());
-    filter.emplace(std::move(*parsed));
-  }
+  auto filter = ParseFilterParam(ctx.route.query);
+  if (!filter) return tl::unexpected(filter.error());
   auto top = ParseTop(ctx.route.query);
   if (!top) return tl::unexpected(top.error());
-  Selection select;
-  if (const std::string* text = ctx.route.query.Find("$select")) {
-    auto parsed = ParseSelect(*text);
-    if (!parsed) return tl::unexpected(parsed.error());
-    select = std::move(*parsed);
-  }
+  auto select = ParseSelectParam(ctx.route.query);
+  if (!select) return tl::unexpected(select.error());
   std::string from_lower;
   if (const std::string* next = ctx.route.query.Find("NextTableName")) from_lower = AsciiLower(*next);
 
@@ -207,7 +200,7 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
     body.push_back(',');
   }
   body.append("\"value\":[");
-  const TableRender how{ctx.metadata, ctx.base_url, ctx.route.account, &select};
+  const TableRender how{ctx.metadata, ctx.base_url, ctx.route.account, &*select};
   std::size_t count = 0;
   std::optional<std::string> next_name;
   auto view = ctx.store.Read();
@@ -219,7 +212,7 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
           next_name = info.name;
           return false;
         }
-        if (filter && !filter->Matches(TableSource(info.name))) return true;
+        if (*filter && !(*filter)->Matches(TableSource(info.name))) return true;
         if (count++ > 0) body.push_back(',');
         AppendTableJson(body, info.name, how, false);
         return true;

@@ -1,0 +1,119 @@
+// A real store in a temp dir, a ManualClock and one call that runs a request the way the
+// pipeline does: RouteRequest -> Dispatch -> (Store::Write of the WriteFn -> finish). Each call
+// returns one printable dump of the response, so tests compare a single golden string.
+#pragma once
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/datetime.h"
+#include "server/handler.h"
+#include "server/route.h"
+#include "storage/store.h"
+
+namespace malachite::server::testing {
+
+inline constexpr std::string_view kBaseUrl = "http://127.0.0.1:10002/devstoreaccount1";
+// 2024-05-06T07:08:09.1234567Z: every write gets this, then one tick more each time.
+inline DateTime StartTime() { return *ParseIso8601("2024-05-06T07:08:09.1234567Z"); }
+
+class Harness {
+ public:
+  Harness() : clock_(StartTime()) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "malachite-handlers-XXXXXX").string();
+    dir_ = mkdtemp(pattern.data());
+    storage::StoreOptions options;
+    options.data_dir = dir_;
+    options.sync = false;
+    options.map_size_bytes = 1ull << 30;
+    auto store = storage::Store::Open(options, clock_);
+    if (!store) throw std::runtime_error(std::string(store.error().UserMessage()));
+    store_ = std::move(*store);
+  }
+  ~Harness() {
+    store_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  storage::Store& store() { return *store_; }
+  ManualClock& clock() { return clock_; }
+
+  // Runs the request and returns the response; errors are rendered as status + Azure code in
+  // `error_code` (body empty), keeping the headers `finish` set.
+  struct Reply {
+    int status = 0;
+    std::string error_code;  // empty on success
+    std::vector<Header> headers;
+    std::string body;
+    std::optional<std::string_view> Find(std::string_view name) const {
+      for (const Header& h : headers) {
+        if (h.name == name) return h.value;
+      }
+      return std::nullopt;
+    }
+  };
+
+  Reply Run(std::string method, std::string target, std::string body = {},
+            std::vector<Header> headers = {}, MetadataLevel level = MetadataLevel::kMinimal) {
+    Request request;
+    request.method = std::move(method);
+    request.target = "/devstoreaccount1/" + std::move(target);
+    request.headers = std::move(headers);
+    request.body = std::move(body);
+    Reply reply;
+    auto route = RouteRequest(request);
+    if (!route) return ErrorReply(route.error(), {});
+    RequestContext ctx{request, *route, level, std::string(kBaseUrl), clock_, *store_};
+    auto outcome = Dispatch(ctx);
+    if (!outcome) return ErrorReply(outcome.error(), {});
+    Response& response = outcome->response;
+    if (outcome->write) {
+      Result<void> written = store_->Write(outcome->write);
+      Result<void> finished = outcome->finish(response, std::move(written));
+      if (!finished) return ErrorReply(finished.error(), response.headers);
+    }
+    reply.status = response.status;
+    reply.headers = std::move(response.headers);
+    reply.body = std::move(response.body);
+    return reply;
+  }
+
+  // "<status>\n<Name>: <value>\n...\n\n<body>" or "<status> <AzureCode>\n<headers>".
+  std::string Call(std::string method, std::string target, std::string body = {},
+                   std::vector<Header> headers = {},
+                   MetadataLevel level = MetadataLevel::kMinimal) {
+    return Dump(Run(std::move(method), std::move(target), std::move(body), std::move(headers),
+                    level));
+  }
+
+  static std::string Dump(const Reply& reply) {
+    std::string out = std::to_string(reply.status);
+    if (!reply.error_code.empty()) out += " " + reply.error_code;
+    out += "\n";
+    for (const Header& h : reply.headers) out += h.name + ": " + h.value + "\n";
+    if (!reply.body.empty()) out += "\n" + reply.body;
+    return out;
+  }
+
+ private:
+  static Reply ErrorReply(const Error& error, std::vector<Header> headers) {
+    Reply reply;
+    reply.status = error.HttpStatus();
+    reply.error_code = std::string(error.AzureCode());
+    reply.headers = std::move(headers);
+    return reply;
+  }
+
+  std::string dir_;
+  ManualClock clock_;
+  std::unique_ptr<storage::Store> store_;
+};
+
+}  // namespace malachite::server::testing

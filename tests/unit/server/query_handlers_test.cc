@@ -1,0 +1,194 @@
+#include "server/query_handlers.h"
+
+#include <catch2/catch.hpp>
+
+#include "common/encoding.h"
+#include "server/entity_ops.h"
+#include "tests/unit/server/handler_harness.h"
+
+namespace malachite::server {
+namespace {
+
+using testing::Harness;
+
+const std::string kMinimalType =
+    "Content-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\n";
+const std::string kETag1 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234567Z'")J";
+
+class QueryFixture {
+ protected:
+  QueryFixture() {
+    REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201);
+  }
+  // Inserts `count` entities p<i/100>/r<i%100> (zero-padded) with N=i in one write.
+  void Fill(int count) {
+    auto result = h.store().Write([count](storage::WriteContext& write) -> Result<void> {
+      auto table = write.FindTable("devstoreaccount1", "parts");
+      if (!table || !*table) return Fail(ErrorCode::kInternalError);
+      for (int i = 0; i < count; ++i) {
+        Entity entity;
+        char key[16];
+        std::snprintf(key, sizeof key, "p%03d", i / 100);
+        entity.partition_key = key;
+        std::snprintf(key, sizeof key, "r%03d", i % 100);
+        entity.row_key = key;
+        entity.properties.push_back({"N", EdmValue::Int32(i)});
+        if (auto put = ApplyInsertOrReplace(write, **table, entity); !put) {
+          return tl::unexpected(put.error());
+        }
+      }
+      return {};
+    });
+    REQUIRE(result);
+  }
+  // Follows continuations from `target` to the end; returns the N values in order and the
+  // number of pages.
+  std::pair<std::vector<int>, int> ReadAll(const std::string& target) {
+    std::vector<int> seen;
+    int pages = 0;
+    std::string next;
+    while (true) {
+      auto reply = h.Run("GET", target + next, {}, {}, MetadataLevel::kNone);
+      REQUIRE(reply.status == 200);
+      ++pages;
+      for (std::size_t pos = 0; (pos = reply.body.find("\"N\":", pos)) != std::string::npos;) {
+        pos += 4;
+        seen.push_back(std::stoi(reply.body.substr(pos)));
+      }
+      auto pk = reply.Find("x-ms-continuation-NextPartitionKey");
+      if (!pk) break;
+      auto rk = reply.Find("x-ms-continuation-NextRowKey");
+      REQUIRE(rk);
+      next = "&NextPartitionKey=" + PercentEncode(*pk) + "&NextRowKey=" + PercentEncode(*rk);
+      REQUIRE(pages < 1000);
+    }
+    return {seen, pages};
+  }
+  Harness h;
+};
+
+std::vector<int> Range(int from, int to, int step = 1) {
+  std::vector<int> out;
+  for (int i = from; i < to; i += step) out.push_back(i);
+  return out;
+}
+
+TEST_CASE_METHOD(QueryFixture,
+                 "query_handlers: paging over 2500 entities returns each exactly once, in order",
+                 "[server]") {
+  Fill(2500);
+  auto [all, pages] = ReadAll("parts()?");
+  CHECK(all == Range(0, 2500));
+  CHECK(pages == 3);  // 1000 + 1000 + 500
+
+  auto [small, small_pages] = ReadAll("parts?$top=7");
+  CHECK(small == Range(0, 2500));
+  CHECK(small_pages == 358);  // ceil(2500 / 7)
+
+  // With a filter the page still holds $top matches; the continuation is the next key examined.
+  auto [odd, odd_pages] = ReadAll("parts?$top=100&$filter=N%20ge%202000");
+  CHECK(odd == Range(2000, 2500));
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: an exactly full last page has no continuation",
+                 "[server]") {
+  Fill(10);
+  auto reply = h.Run("GET", "parts?$top=10");
+  CHECK(!reply.Find("x-ms-continuation-NextPartitionKey"));
+  auto [values, pages] = ReadAll("parts?$top=5");
+  CHECK(values == Range(0, 10));
+  CHECK(pages == 2);
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: the continuation resumes at its key, inclusive",
+                 "[server]") {
+  Fill(300);
+  auto reply = h.Run("GET", "parts?$top=2&NextPartitionKey=" + EncodeContinuationKey("p001") +
+                                "&NextRowKey=" + EncodeContinuationKey("r050"),
+                     {}, {}, MetadataLevel::kNone);
+  CHECK(reply.body ==
+        R"J({"value":[{"PartitionKey":"p001","RowKey":"r050","Timestamp":"2024-05-06T07:08:09.1234717Z","N":150},)J"
+        R"J({"PartitionKey":"p001","RowKey":"r051","Timestamp":"2024-05-06T07:08:09.1234718Z","N":151}]})J");
+  CHECK(reply.Find("x-ms-continuation-NextPartitionKey") == EncodeContinuationKey("p001"));
+  CHECK(reply.Find("x-ms-continuation-NextRowKey") == EncodeContinuationKey("r052"));
+  // Azure: spec §6.5 — NextPartitionKey alone means the start of that partition.
+  auto partition = h.Run("GET", "parts?$top=1&$select=N&NextPartitionKey=" +
+                                    EncodeContinuationKey("p002"),
+                         {}, {}, MetadataLevel::kNone);
+  CHECK(partition.body == R"J({"value":[{"N":200}]})J");
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities renders the feed", "[server]") {
+  REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":"x"})J").status == 201);
+  CHECK(h.Call("GET", "parts()") ==
+        "200\n" + kMinimalType + "\n" +
+            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[)J"
+            R"J({"odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
+            R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":"x"}]})J");
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: $filter sees keys, Timestamp and properties",
+                 "[server]") {
+  Fill(250);
+  auto count = [&](const std::string& filter) {
+    return h.Run("GET", "parts?$select=N&$filter=" + PercentEncode(filter), {}, {},
+                 MetadataLevel::kNone)
+        .body;
+  };
+  CHECK(count("PartitionKey eq 'p002' and RowKey lt 'r003'") ==
+        R"J({"value":[{"N":200},{"N":201},{"N":202}]})J");
+  CHECK(count("N eq 7 or N eq 249") == R"J({"value":[{"N":7},{"N":249}]})J");
+  CHECK(count("Timestamp lt datetime'2024-05-06T07:08:09.1234569Z'") ==
+        R"J({"value":[{"N":0},{"N":1}]})J");
+  CHECK(count("Missing eq 1") == R"J({"value":[]})J");
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: $select returns missing properties as null",
+                 "[server]") {
+  REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":1})J").status == 201);
+  CHECK(h.Run("GET", "parts?$select=A,Missing,RowKey", {}, {}, MetadataLevel::kNone).body ==
+        R"J({"value":[{"RowKey":"r","A":1,"Missing":null}]})J");
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities errors", "[server]") {
+  CHECK(h.Call("GET", "nosuch()") == "404 TableNotFound\n");
+  CHECK(h.Call("GET", "parts?$top=0") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?$top=1001") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?$filter=N%20eq") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?NextPartitionKey=raw") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?NextPartitionKey=1!a") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?NextPartitionKey=1!cDE&NextRowKey=x") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?NextPartitionKey=1!cDE&NextRowKey=1!") == "200\n" + kMinimalType +
+            "\n" +
+            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[]})J");
+}
+
+TEST_CASE("query_handlers: continuation tokens round-trip any key", "[server]") {
+  for (std::string key : {std::string(), std::string("p"), std::string("ab"),
+                          std::string("abc"), std::string("\x01\xff/?#'+ x", 9)}) {
+    INFO(key);
+    const std::string token = EncodeContinuationKey(key);
+    CHECK(token.starts_with("1!"));
+    CHECK(token.find_first_of("+/=") == std::string::npos);
+    CHECK(DecodeContinuationKey(token) == key);
+  }
+  CHECK(EncodeContinuationKey("p1") == "1!cDE");
+}
+
+TEST_CASE_METHOD(QueryFixture, "query_handlers: Get Entity answers one entity with its ETag",
+                 "[server]") {
+  REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":1})J").status == 201);
+  CHECK(h.Call("GET", "parts(PartitionKey='p',RowKey='r')") ==
+        "200\n" + kMinimalType + "ETag: " + kETag1 + "\n\n" +
+            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts/@Element",)J"
+            R"J("odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
+            R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":1})J");
+  CHECK(h.Run("GET", "parts(PartitionKey='p',RowKey='r')?$select=B,A", {}, {},
+              MetadataLevel::kNone)
+            .body == R"J({"B":null,"A":1})J");
+  CHECK(h.Call("GET", "parts(PartitionKey='p',RowKey='x')") == "404 ResourceNotFound\n");
+  CHECK(h.Call("GET", "nosuch(PartitionKey='p',RowKey='r')") == "404 TableNotFound\n");
+}
+
+}  // namespace
+}  // namespace malachite::server
