@@ -24,7 +24,7 @@ struct ParsedEntity {
 // unannotated values, `odata.*` members and `Timestamp` ignored, null values dropped.
 // Validates names and values (spec §5.2, §9): kInvalidInput (malformed JSON, bad annotation,
 // unparsable value, object/array value, key not a string), kDuplicatePropertiesSpecified,
-// kOutOfRangeInput (DateTime range, Int32 overflow of an annotated Int32), plus
+// kOutOfRangeInput (DateTime range, overflow of an annotated Int32/Int64), plus
 // ValidatePropertyName errors. Size limits and key rules are checked by ValidateEntity, not here.
 Result<ParsedEntity> ParseEntityJson(std::string_view body);
 
@@ -54,10 +54,12 @@ void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel leve
 std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,
                              const EntityLocation& where, const Selection& select);
 
-// Parses a $select value ("A,B , C") into a Selection; kInvalidInput when malformed.
+// Parses a $select value ("A,B , C") into a Selection; repeated names are kept once; empty text
+// or "*" selects everything. kInvalidInput for an empty item ("A,,B") or more than 255 names.
 Result<Selection> ParseSelect(std::string_view text);
 
-// Appends `text` as a JSON string literal (quotes and escapes included).
+// Appends `text` as a JSON string literal (quotes and escapes included). Defined in
+// json_writer.cc, which has the other JSON/OData writing helpers.
 void AppendJsonString(std::string& out, std::string_view text);
 
 }  // namespace malachite::server
