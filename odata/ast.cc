@@ -38,17 +38,23 @@ std::string LiteralBody(const Literal& literal) {
   const EdmValue& v = literal.value;
   switch (v.type) {
     case EdmType::kInt32:
-    case EdmType::kInt64: return std::to_string(v.integer);
-    case EdmType::kDouble: return FormatDouble(v.number);
-    case EdmType::kBoolean: return v.integer != 0 ? "true" : "false";
-    case EdmType::kDateTime: return FormatIso8601(v.AsDateTime());
-    case EdmType::kGuid: return FormatGuid(v.bytes);
+    case EdmType::kInt64:
+      return std::to_string(v.integer);
+    case EdmType::kDouble:
+      return FormatDouble(v.number);
+    case EdmType::kBoolean:
+      return v.integer != 0 ? "true" : "false";
+    case EdmType::kDateTime:
+      return FormatIso8601(v.AsDateTime());
+    case EdmType::kGuid:
+      return FormatGuid(v.bytes);
     case EdmType::kBinary: {
       std::string hex;
       AppendHex(hex, v.bytes);
       return hex;
     }
-    case EdmType::kString: return v.bytes;
+    case EdmType::kString:
+      return v.bytes;
   }
   return literal.text;
 }
@@ -84,24 +90,35 @@ void DumpInto(const Expr& expr, std::string& out) {
 
 std::string_view CompareOpName(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return "eq";
-    case CompareOp::kNe: return "ne";
-    case CompareOp::kGt: return "gt";
-    case CompareOp::kGe: return "ge";
-    case CompareOp::kLt: return "lt";
-    case CompareOp::kLe: return "le";
+    case CompareOp::kEq:
+      return "eq";
+    case CompareOp::kNe:
+      return "ne";
+    case CompareOp::kGt:
+      return "gt";
+    case CompareOp::kGe:
+      return "ge";
+    case CompareOp::kLt:
+      return "lt";
+    case CompareOp::kLe:
+      return "le";
   }
   return "?";
 }
 
 CompareOp Mirror(CompareOp op) {
   switch (op) {
-    case CompareOp::kGt: return CompareOp::kLt;
-    case CompareOp::kGe: return CompareOp::kLe;
-    case CompareOp::kLt: return CompareOp::kGt;
-    case CompareOp::kLe: return CompareOp::kGe;
+    case CompareOp::kGt:
+      return CompareOp::kLt;
+    case CompareOp::kGe:
+      return CompareOp::kLe;
+    case CompareOp::kLt:
+      return CompareOp::kGt;
+    case CompareOp::kLe:
+      return CompareOp::kGe;
     case CompareOp::kEq:
-    case CompareOp::kNe: return op;
+    case CompareOp::kNe:
+      return op;
   }
   return op;
 }
@@ -145,14 +162,30 @@ std::string DumpLiteral(const Literal& literal) {
   std::string out;
   const std::string body = LiteralBody(literal);
   switch (literal.type) {
-    case EdmType::kString: AppendQuoted(out, body); break;
-    case EdmType::kInt32: out = body + ":Int32"; break;
-    case EdmType::kInt64: out = body + ":Int64"; break;
-    case EdmType::kDouble: out = body + ":Double"; break;
-    case EdmType::kBoolean: out = body; break;
-    case EdmType::kDateTime: out = "datetime'" + body + "'"; break;
-    case EdmType::kGuid: out = "guid'" + body + "'"; break;
-    case EdmType::kBinary: out = "X'" + body + "'"; break;
+    case EdmType::kString:
+      AppendQuoted(out, body);
+      break;
+    case EdmType::kInt32:
+      out = body + ":Int32";
+      break;
+    case EdmType::kInt64:
+      out = body + ":Int64";
+      break;
+    case EdmType::kDouble:
+      out = body + ":Double";
+      break;
+    case EdmType::kBoolean:
+      out = body;
+      break;
+    case EdmType::kDateTime:
+      out = "datetime'" + body + "'";
+      break;
+    case EdmType::kGuid:
+      out = "guid'" + body + "'";
+      break;
+    case EdmType::kBinary:
+      out = "X'" + body + "'";
+      break;
   }
   return out;
 }

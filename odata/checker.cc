@@ -76,8 +76,12 @@ Result<void> Decode(Literal& literal, std::string_view text) {
   const std::string& s = literal.text;
   EdmValue value;
   switch (literal.type) {
-    case EdmType::kString: value = EdmValue::String(s); break;
-    case EdmType::kBoolean: value = EdmValue::Boolean(s == "true"); break;
+    case EdmType::kString:
+      value = EdmValue::String(s);
+      break;
+    case EdmType::kBoolean:
+      value = EdmValue::Boolean(s == "true");
+      break;
     case EdmType::kInt32: {
       const std::optional<std::int64_t> v = ParseInteger(s);
       if (!v || *v < std::numeric_limits<std::int32_t>::min() ||

@@ -11,12 +11,18 @@ namespace {
 // Applies `op` to a three-way result.
 bool FromOrder(int order, CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return order == 0;
-    case CompareOp::kNe: return order != 0;
-    case CompareOp::kGt: return order > 0;
-    case CompareOp::kGe: return order >= 0;
-    case CompareOp::kLt: return order < 0;
-    case CompareOp::kLe: return order <= 0;
+    case CompareOp::kEq:
+      return order == 0;
+    case CompareOp::kNe:
+      return order != 0;
+    case CompareOp::kGt:
+      return order > 0;
+    case CompareOp::kGe:
+      return order >= 0;
+    case CompareOp::kLt:
+      return order < 0;
+    case CompareOp::kLe:
+      return order <= 0;
   }
   return false;
 }
@@ -35,12 +41,18 @@ int CompareBytes(std::string_view a, std::string_view b) {
 // IEEE semantics: a NaN on either side is unordered, so only `ne` holds.
 bool CompareDoubles(double a, CompareOp op, double b) {
   switch (op) {
-    case CompareOp::kEq: return a == b;
-    case CompareOp::kNe: return a != b;
-    case CompareOp::kGt: return a > b;
-    case CompareOp::kGe: return a >= b;
-    case CompareOp::kLt: return a < b;
-    case CompareOp::kLe: return a <= b;
+    case CompareOp::kEq:
+      return a == b;
+    case CompareOp::kNe:
+      return a != b;
+    case CompareOp::kGt:
+      return a > b;
+    case CompareOp::kGe:
+      return a >= b;
+    case CompareOp::kLt:
+      return a < b;
+    case CompareOp::kLe:
+      return a <= b;
   }
   return false;
 }
@@ -77,14 +89,18 @@ int CompareUtf16Order(std::string_view a, std::string_view b) {
 bool CompareValues(const ValueView& property, CompareOp op, const EdmValue& literal) {
   if (property.type != literal.type) return CompareAcrossTypes(property.type, op, literal.type);
   switch (literal.type) {
-    case EdmType::kString: return FromOrder(CompareUtf16Order(property.bytes, literal.bytes), op);
+    case EdmType::kString:
+      return FromOrder(CompareUtf16Order(property.bytes, literal.bytes), op);
     case EdmType::kInt32:
     case EdmType::kInt64:
     case EdmType::kBoolean:
-    case EdmType::kDateTime: return FromOrder(Order(property.integer, literal.integer), op);
-    case EdmType::kDouble: return CompareDoubles(property.number, op, literal.number);
+    case EdmType::kDateTime:
+      return FromOrder(Order(property.integer, literal.integer), op);
+    case EdmType::kDouble:
+      return CompareDoubles(property.number, op, literal.number);
     case EdmType::kGuid:
-    case EdmType::kBinary: return FromOrder(CompareBytes(property.bytes, literal.bytes), op);
+    case EdmType::kBinary:
+      return FromOrder(CompareBytes(property.bytes, literal.bytes), op);
   }
   return false;
 }
@@ -97,10 +113,13 @@ bool Evaluate(const Expr& expr, const PropertySource& row) {
       const std::optional<ValueView> value = row.Get(expr.property);
       return value && CompareValues(*value, expr.op, expr.literal.value);
     }
-    case Expr::Kind::kAnd: return Evaluate(*expr.left, row) && Evaluate(*expr.right, row);
-    case Expr::Kind::kOr: return Evaluate(*expr.left, row) || Evaluate(*expr.right, row);
+    case Expr::Kind::kAnd:
+      return Evaluate(*expr.left, row) && Evaluate(*expr.right, row);
+    case Expr::Kind::kOr:
+      return Evaluate(*expr.left, row) || Evaluate(*expr.right, row);
     // Azure: spec §6.2 — plain negation, so `not (Foo eq 'a')` holds for rows without Foo.
-    case Expr::Kind::kNot: return !Evaluate(*expr.left, row);
+    case Expr::Kind::kNot:
+      return !Evaluate(*expr.left, row);
   }
   return false;
 }

@@ -39,8 +39,8 @@ class Filter {
   // Runs lexer, parser and checker. Errors: kInvalidInput with a message naming the byte offset
   // of the problem (the service's 400), or the code spec §6.3 names for the case (e.g. too many
   // comparisons, Int32 literal out of range); kNotImplemented for functions and arithmetic
-  // (`startswith(...)`, `Qty add 1`), which the service does not support. Empty or all-blank text is an error too: a caller
-  // whose $filter is absent or empty should not build a Filter at all.
+  // (`startswith(...)`, `Qty add 1`), which the service does not support. Empty or all-blank text
+  // is an error too: a caller whose $filter is absent or empty should not build a Filter at all.
   // `text` is the decoded query parameter value (percent-decoding is the caller's job).
   static Result<Filter> Parse(std::string_view text);
 

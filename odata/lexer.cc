@@ -108,7 +108,8 @@ class Lexer {
     bool is_double = false;
     if (pos_ < text_.size() && text_[pos_] == '.') {
       ++pos_;
-      if (SkipDigits() == 0) return FilterError(start, "malformed number: digits expected after '.'");
+      if (SkipDigits() == 0)
+        return FilterError(start, "malformed number: digits expected after '.'");
       is_double = true;
     }
     if (pos_ < text_.size() && (text_[pos_] == 'E' || text_[pos_] == 'e')) {
@@ -127,8 +128,8 @@ class Lexer {
       ++pos_;
     }
     if (pos_ < text_.size() && (IsIdentifierPart(text_[pos_]) || text_[pos_] == '.')) {
-      return FilterError(start, "malformed number '" +
-                                    std::string(text_.substr(start, pos_ + 1 - start)) + "'");
+      return FilterError(
+          start, "malformed number '" + std::string(text_.substr(start, pos_ + 1 - start)) + "'");
     }
     return Token{kind, start, pos_ - start, std::move(digits)};
   }
@@ -166,30 +167,54 @@ class Lexer {
 
 std::string_view TokenKindName(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kIdentifier: return "Identifier";
-    case TokenKind::kEq: return "eq";
-    case TokenKind::kNe: return "ne";
-    case TokenKind::kGt: return "gt";
-    case TokenKind::kGe: return "ge";
-    case TokenKind::kLt: return "lt";
-    case TokenKind::kLe: return "le";
-    case TokenKind::kAnd: return "and";
-    case TokenKind::kOr: return "or";
-    case TokenKind::kNot: return "not";
-    case TokenKind::kOpenParen: return "(";
-    case TokenKind::kCloseParen: return ")";
-    case TokenKind::kComma: return ",";
-    case TokenKind::kString: return "String";
-    case TokenKind::kInteger: return "Integer";
-    case TokenKind::kInt64: return "Int64";
-    case TokenKind::kDouble: return "Double";
-    case TokenKind::kTrue: return "true";
-    case TokenKind::kFalse: return "false";
-    case TokenKind::kNull: return "null";
-    case TokenKind::kDateTime: return "DateTime";
-    case TokenKind::kGuid: return "Guid";
-    case TokenKind::kBinary: return "Binary";
-    case TokenKind::kEnd: return "End";
+    case TokenKind::kIdentifier:
+      return "Identifier";
+    case TokenKind::kEq:
+      return "eq";
+    case TokenKind::kNe:
+      return "ne";
+    case TokenKind::kGt:
+      return "gt";
+    case TokenKind::kGe:
+      return "ge";
+    case TokenKind::kLt:
+      return "lt";
+    case TokenKind::kLe:
+      return "le";
+    case TokenKind::kAnd:
+      return "and";
+    case TokenKind::kOr:
+      return "or";
+    case TokenKind::kNot:
+      return "not";
+    case TokenKind::kOpenParen:
+      return "(";
+    case TokenKind::kCloseParen:
+      return ")";
+    case TokenKind::kComma:
+      return ",";
+    case TokenKind::kString:
+      return "String";
+    case TokenKind::kInteger:
+      return "Integer";
+    case TokenKind::kInt64:
+      return "Int64";
+    case TokenKind::kDouble:
+      return "Double";
+    case TokenKind::kTrue:
+      return "true";
+    case TokenKind::kFalse:
+      return "false";
+    case TokenKind::kNull:
+      return "null";
+    case TokenKind::kDateTime:
+      return "DateTime";
+    case TokenKind::kGuid:
+      return "Guid";
+    case TokenKind::kBinary:
+      return "Binary";
+    case TokenKind::kEnd:
+      return "End";
   }
   return "?";
 }

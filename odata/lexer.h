@@ -24,11 +24,11 @@ enum class TokenKind : std::uint8_t {
   kNot,
   kOpenParen,
   kCloseParen,
-  kComma,     // only ever part of a function call, which the parser refuses as NotImplemented
-  kString,    // '...'            text: the value, '' already collapsed to '
-  kInteger,   // [-]digits        text: the digits (an Int32 unless out of range: checker)
-  kInt64,     // [-]digitsL       text: the digits, without L
-  kDouble,    // [-]d[.d][E[±]d][d|D]  text: the number, without a d/D suffix
+  kComma,    // only ever part of a function call, which the parser refuses as NotImplemented
+  kString,   // '...'            text: the value, '' already collapsed to '
+  kInteger,  // [-]digits        text: the digits (an Int32 unless out of range: checker)
+  kInt64,    // [-]digitsL       text: the digits, without L
+  kDouble,   // [-]d[.d][E[±]d][d|D]  text: the number, without a d/D suffix
   kTrue,
   kFalse,
   kNull,      // lexed so the parser can name it in its error

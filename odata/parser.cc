@@ -11,29 +11,45 @@ namespace {
 
 std::optional<CompareOp> AsCompareOp(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kEq: return CompareOp::kEq;
-    case TokenKind::kNe: return CompareOp::kNe;
-    case TokenKind::kGt: return CompareOp::kGt;
-    case TokenKind::kGe: return CompareOp::kGe;
-    case TokenKind::kLt: return CompareOp::kLt;
-    case TokenKind::kLe: return CompareOp::kLe;
-    default: return std::nullopt;
+    case TokenKind::kEq:
+      return CompareOp::kEq;
+    case TokenKind::kNe:
+      return CompareOp::kNe;
+    case TokenKind::kGt:
+      return CompareOp::kGt;
+    case TokenKind::kGe:
+      return CompareOp::kGe;
+    case TokenKind::kLt:
+      return CompareOp::kLt;
+    case TokenKind::kLe:
+      return CompareOp::kLe;
+    default:
+      return std::nullopt;
   }
 }
 
 // The EDM type a literal token spells, or nullopt when the token is no literal.
 std::optional<EdmType> LiteralType(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kString: return EdmType::kString;
-    case TokenKind::kInteger: return EdmType::kInt32;
-    case TokenKind::kInt64: return EdmType::kInt64;
-    case TokenKind::kDouble: return EdmType::kDouble;
+    case TokenKind::kString:
+      return EdmType::kString;
+    case TokenKind::kInteger:
+      return EdmType::kInt32;
+    case TokenKind::kInt64:
+      return EdmType::kInt64;
+    case TokenKind::kDouble:
+      return EdmType::kDouble;
     case TokenKind::kTrue:
-    case TokenKind::kFalse: return EdmType::kBoolean;
-    case TokenKind::kDateTime: return EdmType::kDateTime;
-    case TokenKind::kGuid: return EdmType::kGuid;
-    case TokenKind::kBinary: return EdmType::kBinary;
-    default: return std::nullopt;
+    case TokenKind::kFalse:
+      return EdmType::kBoolean;
+    case TokenKind::kDateTime:
+      return EdmType::kDateTime;
+    case TokenKind::kGuid:
+      return EdmType::kGuid;
+    case TokenKind::kBinary:
+      return EdmType::kBinary;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -94,8 +110,8 @@ class Parser {
 
   Result<std::unique_ptr<Expr>> ParseUnary(std::size_t depth) {
     if (depth >= kMaxNestingDepth) {
-      return FilterError(Peek().offset, "nesting deeper than " +
-                                            std::to_string(kMaxNestingDepth) + " levels");
+      return FilterError(Peek().offset,
+                         "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels");
     }
     if (Peek().kind == TokenKind::kNot) {
       const std::size_t offset = Take().offset;
@@ -118,8 +134,8 @@ class Parser {
 
   Result<std::unique_ptr<Expr>> ParseComparison() {
     if (++comparisons_ > kMaxParsedComparisons) {
-      return FilterError(Peek().offset, "more than " + std::to_string(kMaxParsedComparisons) +
-                                            " comparisons");
+      return FilterError(Peek().offset,
+                         "more than " + std::to_string(kMaxParsedComparisons) + " comparisons");
     }
     Result<Operand> left = ParseOperand();
     if (!left) return tl::unexpected(std::move(left.error()));
@@ -159,9 +175,8 @@ class Parser {
   // Azure: spec §6.1 — functions and arithmetic are not supported; (rec.) 501 NotImplemented.
   tl::unexpected<Error> NotImplemented(const Operand& left) const {
     const Token& token = Peek();
-    const std::string what = token.kind == TokenKind::kOpenParen
-                                 ? "function '" + left.name + "'"
-                                 : "operator '" + token.text + "'";
+    const std::string what = token.kind == TokenKind::kOpenParen ? "function '" + left.name + "'"
+                                                                 : "operator '" + token.text + "'";
     return Fail(ErrorCode::kNotImplemented, "The " + what + " at position " +
                                                 std::to_string(left.offset) +
                                                 " is not supported in a $filter.");

@@ -1,13 +1,13 @@
 // Runs the shared $filter cases of tests/cases/filter (format: its README.md) in-process.
+#include <simdjson.h>
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
-#include <simdjson.h>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -25,7 +25,8 @@ namespace dom = simdjson::dom;
 std::optional<EdmValue> ToEdmValue(dom::element value, std::string_view annotation) {
   const dom::element_type t = value.type();
   if (annotation.empty()) {
-    if (t == dom::element_type::STRING) return EdmValue::String(std::string(value.get_string().value()));
+    if (t == dom::element_type::STRING)
+      return EdmValue::String(std::string(value.get_string().value()));
     if (t == dom::element_type::BOOL) return EdmValue::Boolean(value.get_bool().value());
     if (t == dom::element_type::INT64) {
       const std::int64_t v = value.get_int64().value();
@@ -44,9 +45,12 @@ std::optional<EdmValue> ToEdmValue(dom::element value, std::string_view annotati
   switch (*type) {
     case EdmType::kString:
       return is_string ? std::optional(EdmValue::String(std::string(text))) : std::nullopt;
-    case EdmType::kBoolean: return EdmValue::Boolean(value.get_bool().value());
-    case EdmType::kInt32: return EdmValue::Int32(static_cast<std::int32_t>(value.get_int64().value()));
-    case EdmType::kInt64: return EdmValue::Int64(std::stoll(std::string(text)));
+    case EdmType::kBoolean:
+      return EdmValue::Boolean(value.get_bool().value());
+    case EdmType::kInt32:
+      return EdmValue::Int32(static_cast<std::int32_t>(value.get_int64().value()));
+    case EdmType::kInt64:
+      return EdmValue::Int64(std::stoll(std::string(text)));
     case EdmType::kDouble:
       if (text == "NaN") return EdmValue::Double(std::numeric_limits<double>::quiet_NaN());
       if (text == "Infinity") return EdmValue::Double(std::numeric_limits<double>::infinity());
@@ -118,7 +122,8 @@ std::string Expected(dom::object test_case) {
   std::string_view error;
   if (test_case["error"].get(error) == simdjson::SUCCESS) return "error " + std::string(error);
   std::vector<std::string> keys;
-  for (dom::element key : test_case["expect"].get_array().value()) {
+  const dom::array expect = test_case["expect"].get_array().value();
+  for (dom::element key : expect) {
     keys.emplace_back(key.get_string().value());
   }
   return Joined(std::move(keys));
@@ -131,7 +136,9 @@ std::size_t RunCaseFile(const std::filesystem::path& path) {
   if (file["key"].error() == simdjson::SUCCESS) key_name = file["key"].get_string().value();
   const std::vector<Row> rows = ReadEntities(file["entities"].get_array().value(), key_name);
   std::size_t count = 0;
-  for (dom::object test_case : file["cases"].get_array().value()) {
+  // Arrays are bound to locals: ranging over `....value()` would view a dead temporary.
+  const dom::array cases = file["cases"].get_array().value();
+  for (dom::object test_case : cases) {
     const std::string_view filter_text = test_case["filter"].get_string().value();
     const bool has_expect = test_case["expect"].error() == simdjson::SUCCESS;
     const bool has_error = test_case["error"].error() == simdjson::SUCCESS;

@@ -62,8 +62,8 @@ TEST_CASE("checker: malformed datetime, guid and binary literals are InvalidInpu
   CHECK(CheckDump("T eq datetime'yesterday'").rfind("error: Unrecognized 'Edm.DateTime'", 0) == 0);
   CHECK(CheckDump("T eq datetime'2024-01-01T00:00:00.12345678Z'")
             .rfind("error: Unrecognized 'Edm.DateTime'", 0) == 0);
-  CHECK(CheckDump("G eq guid'1234'").rfind("error: Unrecognized 'Edm.Guid' literal 'guid'1234''",
-                                           0) == 0);
+  CHECK(CheckDump("G eq guid'1234'")
+            .rfind("error: Unrecognized 'Edm.Guid' literal 'guid'1234''", 0) == 0);
   CHECK(CheckDump("B eq X'ABC'").rfind("error: Unrecognized 'Edm.Binary' literal 'X'ABC''", 0) ==
         0);
   CHECK(CheckDump("B eq X'GG'").rfind("error: Unrecognized 'Edm.Binary'", 0) == 0);

@@ -1,8 +1,7 @@
 #include "odata/evaluator.h"
 
-#include <limits>
-
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -66,8 +65,7 @@ TEST_CASE("evaluator: across types String ranks above everything (unverified rec
   CHECK(TruthRow(EdmValue::String("5"), "5") == "FTTTFF");
 }
 
-TEST_CASE("evaluator: a missing property fails every operator, ne included",
-          "[odata][evaluator]") {
+TEST_CASE("evaluator: a missing property fails every operator, ne included", "[odata][evaluator]") {
   CHECK(TruthRow(std::nullopt, "'a'") == "FFFFFF");
   CHECK(TruthRow(std::nullopt, "5") == "FFFFFF");
   const TestRow row{{"Other", EdmValue::Int32(1)}};
@@ -93,18 +91,17 @@ TEST_CASE("evaluator: strings compare ordinally and case-sensitively", "[odata][
   CHECK(TruthRow(EdmValue::String("O'Brien"), "'O''Brien'") == "TFFTFT");
 }
 
-TEST_CASE("evaluator: strings order by UTF-16 code units, not UTF-8 bytes",
-          "[odata][evaluator]") {
+TEST_CASE("evaluator: strings order by UTF-16 code units, not UTF-8 bytes", "[odata][evaluator]") {
   const std::string fullwidth_a = "\xEF\xBC\xA1";   // U+FF21, one unit FF21
   const std::string grinning = "\xF0\x9F\x98\x80";  // U+1F600, units D83D DE00
   const std::string e_acute = "\xC3\xA9";           // U+00E9
   CHECK(CompareUtf16Order(fullwidth_a, grinning) > 0);
   CHECK(CompareUtf16Order(grinning, fullwidth_a) < 0);
-  CHECK(CompareUtf16Order("\xEE\x80\x80", grinning) > 0);                // U+E000
-  CHECK(CompareUtf16Order("\xED\x9F\xBF", grinning) < 0);                // U+D7FF
+  CHECK(CompareUtf16Order("\xEE\x80\x80", grinning) > 0);  // U+E000
+  CHECK(CompareUtf16Order("\xED\x9F\xBF", grinning) < 0);  // U+D7FF
   CHECK(CompareUtf16Order(e_acute, fullwidth_a) < 0);
   CHECK(CompareUtf16Order("a" + grinning, "a" + grinning + "b") < 0);
-  CHECK(CompareUtf16Order("\xF0\x9F\x98\x81", grinning) > 0);            // U+1F601
+  CHECK(CompareUtf16Order("\xF0\x9F\x98\x81", grinning) > 0);  // U+1F601
   CHECK(CompareUtf16Order("x", "x") == 0);
   CHECK(TruthRow(EdmValue::String(fullwidth_a), "'" + grinning + "'") == "FTTTFF");
 }

@@ -49,7 +49,8 @@ TEST_CASE("lexer: no whitespace is needed around parentheses and quotes", "[odat
 }
 
 TEST_CASE("lexer: malformed input fails with the offset of the bad token", "[odata][lexer]") {
-  CHECK(LexDump("a eq 'abc") == "error: Invalid $filter at position 5: unterminated string literal");
+  CHECK(LexDump("a eq 'abc") ==
+        "error: Invalid $filter at position 5: unterminated string literal");
   CHECK(LexDump("a eq datetime'2024") ==
         "error: Invalid $filter at position 13: unterminated literal");
   CHECK(LexDump("a eq 1.") ==

@@ -67,8 +67,9 @@ TEST_CASE("parser: comparisons on keys are identifiable for a planner", "[odata]
 }
 
 TEST_CASE("parser: malformed filters fail with the offset of the problem", "[odata][parser]") {
-  CHECK(ParseDump("") ==
-        "error: Invalid $filter at position 0: expected a property name or a literal, found the end");
+  CHECK(
+      ParseDump("") ==
+      "error: Invalid $filter at position 0: expected a property name or a literal, found the end");
   CHECK(ParseDump("IsActive") ==
         "error: Invalid $filter at position 8: expected a comparison operator (eq ne gt ge lt le), "
         "found the end");
@@ -124,9 +125,9 @@ TEST_CASE("parser: a long and-chain is bounded by kMaxParsedComparisons", "[odat
   std::string chain = "a eq 1";
   for (std::size_t i = 1; i < kMaxParsedComparisons; ++i) chain += " and a eq 1";
   CHECK(ParseDump(chain).rfind("(and ", 0) == 0);
-  CHECK(ParseDump(chain + " or a eq 1") ==
-        "error: Invalid $filter at position " + std::to_string(chain.size() + 4) +
-            ": more than 256 comparisons");
+  CHECK(ParseDump(chain + " or a eq 1") == "error: Invalid $filter at position " +
+                                               std::to_string(chain.size() + 4) +
+                                               ": more than 256 comparisons");
 }
 
 }  // namespace
