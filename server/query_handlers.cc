@@ -44,29 +44,28 @@ std::optional<odata::ValueView> SystemProperty(std::string_view name, std::strin
   return std::nullopt;
 }
 
-// An EntityView for $filter that decodes the stored entity only when a custom property is
-// asked for, and hands the decoded copy over when the entity joins the page.
-class LazyEntitySource final : public odata::PropertySource {
+// An EntityView for $filter: properties are read in place from LMDB memory, so an entity the
+// filter rejects is never copied; only a matching one is decoded, for the page.
+class ViewSource final : public odata::PropertySource {
  public:
-  explicit LazyEntitySource(const storage::EntityView& view) : view_(view) {}
+  explicit ViewSource(const storage::EntityView& view) : view_(view) {}
   std::optional<odata::ValueView> Get(std::string_view name) const override {
     if (auto system = SystemProperty(name, view_.partition_key(), view_.row_key(),
                                      view_.timestamp())) {
       return system;
     }
-    if (!decoded_) decoded_ = view_.Decode();
-    const Property* property = decoded_->Find(name);
-    if (property == nullptr) return std::nullopt;
-    return ViewOf(property->value);
-  }
-  Entity Take() {
-    if (!decoded_) return view_.Decode();
-    return std::move(*decoded_);
+    const auto property = view_.GetProperty(name);
+    if (!property) return std::nullopt;
+    odata::ValueView view;
+    view.type = property->type;
+    view.integer = property->integer;
+    view.number = property->number;
+    view.bytes = property->bytes;
+    return view;
   }
 
  private:
   const storage::EntityView& view_;
-  mutable std::optional<Entity> decoded_;
 };
 
 struct QueryOptions {
@@ -188,9 +187,8 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
       next.emplace(std::string(e.partition_key()), std::string(e.row_key()));
       return false;
     }
-    LazyEntitySource source(e);
-    if (options->filter && !options->filter->Matches(source)) return true;
-    page.push_back(source.Take());
+    if (options->filter && !options->filter->Matches(ViewSource(e))) return true;
+    page.push_back(e.Decode());
     return true;
   });
   if (!visited) return tl::unexpected(visited.error());
