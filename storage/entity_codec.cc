@@ -114,10 +114,12 @@ std::string EncodeEntityRecord(const Entity& entity) {
 }
 
 Result<EntityRecord> EntityRecord::Parse(std::string_view bytes) {
-  if (bytes.size() < kHeaderBytes + 1) return Fail(ErrorCode::kInternalError, "truncated entity record");
+  if (bytes.size() < kHeaderBytes + 1)
+    return Fail(ErrorCode::kInternalError, "truncated entity record");
   if (static_cast<std::uint8_t>(bytes[0]) != kEntityRecordVersion) {
-    return Fail(ErrorCode::kInternalError,
-                "unknown entity record version " + std::to_string(static_cast<unsigned char>(bytes[0])));
+    return Fail(
+        ErrorCode::kInternalError,
+        "unknown entity record version " + std::to_string(static_cast<unsigned char>(bytes[0])));
   }
   DateTime ts{static_cast<std::int64_t>(ReadFixed64(bytes.data() + 1))};
   Reader r(bytes.substr(kHeaderBytes));
@@ -143,7 +145,8 @@ Result<void> EntityRecord::DecodeProperties(std::vector<Property>* out) const {
   PropertyView v;
   out->reserve(out->size() + count_);
   for (std::uint64_t i = 0; i < count_; ++i) {
-    if (!ReadProperty(&r, &n, &v)) return Fail(ErrorCode::kInternalError, "malformed entity record");
+    if (!ReadProperty(&r, &n, &v))
+      return Fail(ErrorCode::kInternalError, "malformed entity record");
     out->push_back(Property{std::string(n), ToValue(v)});
   }
   return {};
@@ -156,7 +159,8 @@ Result<Entity> DecodeEntity(std::string_view pk, std::string_view rk, std::strin
   e.partition_key.assign(pk);
   e.row_key.assign(rk);
   e.timestamp = parsed->timestamp();
-  if (auto ok = parsed->DecodeProperties(&e.properties); !ok) return tl::unexpected<Error>(ok.error());
+  if (auto ok = parsed->DecodeProperties(&e.properties); !ok)
+    return tl::unexpected<Error>(ok.error());
   return e;
 }
 

@@ -31,8 +31,8 @@ class GroupWriter {
   GroupWriter& operator=(const GroupWriter&) = delete;
 
   // Queues `fn`; its WriteContext is a TxnWriteContext (internal callers such as the reclaimer
-  // may downcast to reach the transaction). `done` runs exactly once on the writer thread (or, after Stop, at once on the
-  // caller's thread with kInternalError "store is closed").
+  // may downcast to reach the transaction). `done` runs exactly once on the writer thread (or,
+  // after Stop, at once on the caller's thread with kInternalError "store is closed").
   void Submit(WriteFn fn, WriteDone done);
   // Runs everything already queued, then joins the thread. Idempotent.
   void Stop();

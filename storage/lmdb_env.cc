@@ -62,9 +62,9 @@ Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
 Result<void> OpenDatabases(MDB_env* env, Databases* dbs) {
   auto txn = LmdbTxn::Begin(env, nullptr, 0);
   if (!txn) return tl::unexpected<Error>(txn.error());
-  for (auto [dbi, name] : {std::pair{&dbs->meta, "meta"}, std::pair{&dbs->tables, "tables"},
-                           std::pair{&dbs->entities, "entities"},
-                           std::pair{&dbs->reclaim, "reclaim"}}) {
+  for (auto [dbi, name] :
+       {std::pair{&dbs->meta, "meta"}, std::pair{&dbs->tables, "tables"},
+        std::pair{&dbs->entities, "entities"}, std::pair{&dbs->reclaim, "reclaim"}}) {
     auto opened = OpenDbi(txn->get(), name);
     if (!opened) return tl::unexpected<Error>(opened.error());
     *dbi = *opened;
@@ -85,7 +85,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
 
   if (int rc = mdb_env_create(&env->env_); rc != 0) {
     env->env_ = nullptr;
-    return DirError(dir, std::string("mdb_env_create: ") + mdb_strerror(rc));
+    return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
   }
   mdb_env_set_maxdbs(env->env_, kMaxDbs);
   mdb_env_set_maxreaders(env->env_, options.max_readers);
@@ -104,9 +104,9 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   }
   if (rc != 0) {
     if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
-      return DirError(dir, std::string("not an LMDB store of this version: ") + mdb_strerror(rc));
+      return DirError(dir, std::string("not an LMDB store of this version: ") + LmdbErrorText(rc));
     }
-    return DirError(dir, std::string("cannot open LMDB environment: ") + mdb_strerror(rc));
+    return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
   }
   if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);

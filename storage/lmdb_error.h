@@ -1,6 +1,7 @@
 // The one place where LMDB return codes become Malachite errors.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "common/error.h"
@@ -13,6 +14,9 @@ namespace malachite::storage {
 //   anything else                -> kInternalError with mdb_strerror's text.
 // REQUIRES: rc != 0 (MDB_SUCCESS); MDB_NOTFOUND is absence and callers handle it before this.
 Error LmdbError(int rc, std::string_view what);
+
+// LMDB's text for `rc` (mdb_strerror), for messages that carry their own context.
+std::string LmdbErrorText(int rc);
 
 // Success for rc == 0, otherwise LmdbError(rc, what).
 inline Result<void> LmdbCheck(int rc, std::string_view what) {

@@ -52,8 +52,8 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
   EncodedRange encoded = EncodeKeyRange(table.id, range);
   LmdbEntityView view;
   Result<void> failure;
-  auto scanned = core_.entities.Scan(
-      txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
+  auto scanned =
+      core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
         failure = view.Reset(key, record);
         return failure && visit(view);
       });

@@ -20,10 +20,10 @@
 namespace malachite::storage {
 
 struct StoreOptions {
-  std::string data_dir;                        // created if missing
-  std::uint64_t map_size_bytes = 1ull << 40;   // LMDB map (address space reserved, not disk)
-  bool sync = true;                            // fsync every commit (false only for tests/bench)
-  std::size_t max_batch = 256;                 // most requests one group commit takes
+  std::string data_dir;                       // created if missing
+  std::uint64_t map_size_bytes = 1ull << 40;  // LMDB map (address space reserved, not disk)
+  bool sync = true;                           // fsync every commit (false only for tests/bench)
+  std::size_t max_batch = 256;                // most requests one group commit takes
 };
 
 // A table as the catalog knows it. `id` is never reused, so entities of a deleted table can

@@ -8,14 +8,14 @@
 
 namespace malachite::storage {
 
-Result<std::optional<std::uint64_t>> ReadMetaU64(MDB_txn* txn, MDB_dbi meta,
-                                                 std::string_view key) {
+Result<std::optional<std::uint64_t>> ReadMetaU64(MDB_txn* txn, MDB_dbi meta, std::string_view key) {
   MDB_val k = ToVal(key), v{};
   int rc = mdb_get(txn, meta, &k, &v);
   if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>();
   if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "read meta"));
   if (v.mv_size != 8) {
-    return Fail(ErrorCode::kInternalError, "storage: meta value " + std::string(key) + " is corrupt");
+    return Fail(ErrorCode::kInternalError,
+                "storage: meta value " + std::string(key) + " is corrupt");
   }
   return std::optional<std::uint64_t>(ReadU64BE(FromVal(v)));
 }

@@ -24,7 +24,8 @@ Result<TableInfo> DecodeTableRecord(std::string_view account, std::string_view r
   if (record.size() < 9 || static_cast<std::uint8_t>(record[0]) != kTableRecordVersion) {
     return Fail(ErrorCode::kInternalError, "storage: malformed table record");
   }
-  return TableInfo{std::string(account), std::string(record.substr(9)), ReadU64BE(record.substr(1))};
+  return TableInfo{std::string(account), std::string(record.substr(9)),
+                   ReadU64BE(record.substr(1))};
 }
 
 }  // namespace
@@ -84,8 +85,7 @@ Result<std::optional<std::uint64_t>> TableCatalog::Delete(MDB_txn* txn, std::str
   return std::optional<std::uint64_t>((*info)->id);
 }
 
-Result<void> TableCatalog::Scan(MDB_txn* txn, std::string_view account,
-                                std::string_view from_lower,
+Result<void> TableCatalog::Scan(MDB_txn* txn, std::string_view account, std::string_view from_lower,
                                 const std::function<bool(const TableInfo&)>& visit) const {
   std::string prefix(account);
   prefix.push_back('\0');

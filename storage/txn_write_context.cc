@@ -27,8 +27,7 @@ Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_
 }
 
 Result<std::optional<Entity>> TxnWriteContext::GetEntity(const TableInfo& table,
-                                                         std::string_view pk,
-                                                         std::string_view rk) {
+                                                         std::string_view pk, std::string_view rk) {
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, pk, rk);
   auto record = core_.entities.Get(txn_, key_buf_);

@@ -47,7 +47,7 @@ class TxnWriteContext final : public WriteContext {
   MDB_txn* txn_ = nullptr;
   bool tables_deleted_ = false;
   std::size_t bytes_written_ = 0;
-  std::string key_buf_;     // reused: no allocation per operation once warm
+  std::string key_buf_;  // reused: no allocation per operation once warm
   std::string record_buf_;
 };
 

@@ -19,8 +19,8 @@ Entity Sample() {
       {"Ratio", EdmValue::Double(0.5)},
       {"Ok", EdmValue::Boolean(true)},
       {"When", EdmValue::Time(DateTime{504911232000000000})},
-      {"Id", EdmValue::Guid({0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45,
-                             0x67, 0x89, 0xab, 0xcd, 0xef})},
+      {"Id", EdmValue::Guid({0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67,
+                             0x89, 0xab, 0xcd, 0xef})},
       {"Raw", EdmValue::Binary(std::string("\0\xff", 2))},
   };
   return e;
@@ -55,8 +55,7 @@ TEST_CASE("entity_codec: every EDM type round-trips, keys coming from the caller
   CHECK(std::signbit(decoded->Find("NegZero")->value.number));
 }
 
-TEST_CASE("entity_codec: one property is read in place without decoding the entity",
-          "[storage]") {
+TEST_CASE("entity_codec: one property is read in place without decoding the entity", "[storage]") {
   std::string bytes = EncodeEntityRecord(Sample());
   auto record = EntityRecord::Parse(bytes);
   REQUIRE(record);

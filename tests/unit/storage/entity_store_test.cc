@@ -2,8 +2,8 @@
 #include <fstream>
 
 #include "storage/lmdb_env.h"
-#include "storage/store_meta.h"
 #include "storage/lmdb_txn.h"
+#include "storage/store_meta.h"
 #include "store_fixture.h"
 
 namespace malachite::storage {
@@ -53,8 +53,8 @@ TEST_CASE("entity_store: scans visit key order, stay inside their table and hono
   }
   f.Put(other, "a", "1");
   using V = std::vector<std::string>;
-  CHECK(f.Keys(t) == V{"/", "/1", "/2", "a/", "a/1", "a/2", "ab/", "ab/1", "ab/2", "b/", "b/1",
-                       "b/2"});
+  CHECK(f.Keys(t) ==
+        V{"/", "/1", "/2", "a/", "a/1", "a/2", "ab/", "ab/1", "ab/2", "b/", "b/1", "b/2"});
   KeyRange partition_a{KeyBound{"a", std::nullopt, true}, KeyBound{"a", std::nullopt, true}};
   CHECK(f.Keys(t, partition_a) == V{"a/", "a/1", "a/2"});
   KeyRange rows{KeyBound{"a", "1", false}, KeyBound{"ab", "1", true}};
@@ -63,8 +63,7 @@ TEST_CASE("entity_store: scans visit key order, stay inside their table and hono
   CHECK(f.Keys(t, inverted).empty());
 }
 
-TEST_CASE("entity_store: scan views read properties in place and decode on demand",
-          "[storage]") {
+TEST_CASE("entity_store: scan views read properties in place and decode on demand", "[storage]") {
   StoreFixture f;
   TableInfo t = f.CreateTable("acct", "T");
   f.Put(t, "p", "1", {{"Qty", EdmValue::Int64(5)}, {"Name", EdmValue::String("n")}});
@@ -98,8 +97,7 @@ TEST_CASE("entity_store: data survives closing and reopening the store", "[stora
   CHECK(got->properties == std::vector<Property>{{"X", EdmValue::Double(1.5)}});
 }
 
-TEST_CASE("entity_store: Open refuses unusable directories with a one-line message",
-          "[storage]") {
+TEST_CASE("entity_store: Open refuses unusable directories with a one-line message", "[storage]") {
   TempDir dir;
   ManualClock clock(DateTime{kUnixEpochTicks});
   StoreOptions options;
@@ -153,8 +151,10 @@ TEST_CASE("entity_store: a full map fails the write clearly and loses nothing", 
   Result<void> last;
   for (; stored < 200; ++stored) {
     last = (*store)->Write([&](WriteContext& ctx) -> Result<void> {
-      return ctx.PutEntity(t, Entity{"p", std::to_string(stored), ctx.NextTimestamp(),
-                                     {{"B", EdmValue::Binary(blob)}}});
+      return ctx.PutEntity(
+          t,
+          Entity{
+              "p", std::to_string(stored), ctx.NextTimestamp(), {{"B", EdmValue::Binary(blob)}}});
     });
     if (!last) break;
   }

@@ -22,8 +22,8 @@ TEST_CASE("group_writer: many threads writing concurrently all succeed in fewer 
     threads.emplace_back([&, i] {
       for (int j = 0; j < kPerThread; ++j) {
         auto r = f.store().Write([&, i, j](WriteContext& ctx) -> Result<void> {
-          return ctx.PutEntity(t, Entity{std::to_string(i), std::to_string(j),
-                                         ctx.NextTimestamp(), {}});
+          return ctx.PutEntity(
+              t, Entity{std::to_string(i), std::to_string(j), ctx.NextTimestamp(), {}});
         });
         (r ? ok : failed).fetch_add(1);
       }
@@ -38,8 +38,7 @@ TEST_CASE("group_writer: many threads writing concurrently all succeed in fewer 
   CHECK(f.Keys(t).size() == kThreads * kPerThread);
 }
 
-TEST_CASE("group_writer: a failing request rolls back alone while its group commits",
-          "[storage]") {
+TEST_CASE("group_writer: a failing request rolls back alone while its group commits", "[storage]") {
   StoreFixture f;
   TableInfo t = f.CreateTable("acct", "Mixed");
   // Hold the writer inside one request so the next three queue up and form one group.
@@ -78,9 +77,10 @@ TEST_CASE("group_writer: a failing request rolls back alone while its group comm
   CHECK(f.Keys(t) == std::vector<std::string>{"p/a", "p/c"});
 }
 
-TEST_CASE("group_writer: timestamps strictly increase, also when the clock stalls or goes back "
-          "and across a restart",
-          "[storage]") {
+TEST_CASE(
+    "group_writer: timestamps strictly increase, also when the clock stalls or goes back "
+    "and across a restart",
+    "[storage]") {
   StoreFixture f;
   std::vector<std::int64_t> ticks;
   auto take = [&](int n) {

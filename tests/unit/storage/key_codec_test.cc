@@ -38,11 +38,16 @@ bool ServiceLess(const std::pair<std::string, std::string>& a,
 TEST_CASE("key_codec: encoded keys sort like the service (PK, then RK, by UTF-16 unit)",
           "[storage]") {
   std::vector<std::pair<std::string, std::string>> keys = {
-      {"", ""},           {"", "a"},          {"a", ""},          {"a", "b"},
-      {"ab", ""},         {"a\x7f", "x"},     {"b", ""},          {"\uff01", "x"},
-      {"\U0001F600", ""}, {"\ue000", ""},     {"\ud7ff", ""},     {"\u00e9", ""},
-      {"a", "\uff01"},    {"a", "\U0001F600"}, {"a", "\uffff"},   {"zz", "\U00010000"},
-      {"A", "a"},         {"a", "a\U0001F600"}, {"a", "a\uff01"}, {"\uefff", "1"},
+      {"", ""},           {"", "a"},
+      {"a", ""},          {"a", "b"},
+      {"ab", ""},         {"a\x7f", "x"},
+      {"b", ""},          {"\uff01", "x"},
+      {"\U0001F600", ""}, {"\ue000", ""},
+      {"\ud7ff", ""},     {"\u00e9", ""},
+      {"a", "\uff01"},    {"a", "\U0001F600"},
+      {"a", "\uffff"},    {"zz", "\U00010000"},
+      {"A", "a"},         {"a", "a\U0001F600"},
+      {"a", "a\uff01"},   {"\uefff", "1"},
   };
   std::vector<std::pair<std::string, std::string>> by_service = keys;
   std::sort(by_service.begin(), by_service.end(), ServiceLess);
@@ -84,8 +89,7 @@ KeyBound Bound(std::string pk, std::optional<std::string> rk, bool inclusive) {
   return KeyBound{std::move(pk), std::move(rk), inclusive};
 }
 
-TEST_CASE("key_codec: key ranges encode to half-open [start, stop) of encoded keys",
-          "[storage]") {
+TEST_CASE("key_codec: key ranges encode to half-open [start, stop) of encoded keys", "[storage]") {
   auto dump = [](const KeyRange& r) { return DumpEncodedRange(EncodeKeyRange(7, r)); };
   CHECK(dump({}) == R"([table=7 "", table=8 ""))");
   CHECK(dump({Bound("p", std::nullopt, true), Bound("p", std::nullopt, true)}) ==

@@ -14,8 +14,10 @@ void Fill(Store& store, const TableInfo& t, int count) {
   for (int base = 0; base < count; base += kPerWrite) {
     REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
       for (int i = base; i < base + kPerWrite && i < count; ++i) {
-        auto ok = ctx.PutEntity(t, Entity{std::to_string(i % 97), std::to_string(i),
-                                          ctx.NextTimestamp(), {{"V", EdmValue::Int32(i)}}});
+        auto ok = ctx.PutEntity(t, Entity{std::to_string(i % 97),
+                                          std::to_string(i),
+                                          ctx.NextTimestamp(),
+                                          {{"V", EdmValue::Int32(i)}}});
         if (!ok) return ok;
       }
       return {};
@@ -46,9 +48,10 @@ bool Delete(Store& store, const std::string& name) {
   return deleted;
 }
 
-TEST_CASE("reclaimer: deleting a table of 100,000 entities answers at once; the space is "
-          "reclaimed in the background",
-          "[storage]") {
+TEST_CASE(
+    "reclaimer: deleting a table of 100,000 entities answers at once; the space is "
+    "reclaimed in the background",
+    "[storage]") {
   StoreFixture f;
   TableInfo big = f.CreateTable("acct", "Big");
   TableInfo keep = f.CreateTable("acct", "Keep");

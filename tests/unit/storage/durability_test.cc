@@ -1,0 +1,95 @@
+// An acknowledged write survives kill -9: a child process writes and acknowledges through a pipe,
+// the parent kills it mid-stream and checks every acknowledged entity is there.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <thread>
+
+#include "store_fixture.h"
+
+namespace malachite::storage {
+namespace {
+
+using testing::TempDir;
+
+struct Ack {
+  std::int32_t writer;
+  std::int32_t seq;
+};
+
+[[noreturn]] void ChildWrites(const std::string& dir, int ack_fd) {
+  StoreOptions options;
+  options.data_dir = dir;  // sync = true: the default, as in production
+  auto store = Store::Open(options, SystemClock::Instance());
+  if (!store) _exit(2);
+  TableInfo table;
+  if (!(*store)->Write([&](WriteContext& ctx) -> Result<void> {
+        table = **ctx.CreateTable("acct", "Durable");
+        return {};
+      })) {
+    _exit(3);
+  }
+  std::vector<std::thread> writers;
+  for (std::int32_t w = 0; w < 4; ++w) {
+    writers.emplace_back([&, w] {
+      for (std::int32_t seq = 0;; ++seq) {
+        auto ok = (*store)->Write([&](WriteContext& ctx) -> Result<void> {
+          return ctx.PutEntity(
+              table, Entity{std::to_string(w), std::to_string(seq), ctx.NextTimestamp(), {}});
+        });
+        if (!ok) _exit(4);
+        Ack ack{w, seq};
+        if (write(ack_fd, &ack, sizeof ack) != sizeof ack) _exit(5);  // atomic: < PIPE_BUF
+      }
+    });
+  }
+  for (auto& t : writers) t.join();
+  _exit(0);
+}
+
+TEST_CASE("durability: every acknowledged write survives kill -9 of the process", "[storage]") {
+  TempDir dir;
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    close(fds[0]);
+    ChildWrites(dir.path() + "/data", fds[1]);
+  }
+  close(fds[1]);
+  std::set<std::pair<int, int>> acked;
+  Ack ack{};
+  while (acked.size() < 200 && read(fds[0], &ack, sizeof ack) == sizeof ack) {
+    acked.insert({ack.writer, ack.seq});
+  }
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  while (read(fds[0], &ack, sizeof ack) == sizeof ack) acked.insert({ack.writer, ack.seq});
+  close(fds[0]);
+  REQUIRE(acked.size() >= 200);
+  CHECK(WIFSIGNALED(status));
+
+  StoreOptions options;
+  options.data_dir = dir.path() + "/data";
+  auto store = Store::Open(options, SystemClock::Instance());
+  REQUIRE(store);
+  auto view = (*store)->Read();
+  REQUIRE(view);
+  auto table = (*view)->FindTable("acct", "durable");
+  REQUIRE((table && *table));
+  std::size_t missing = 0;
+  for (auto [w, seq] : acked) {
+    auto got = (*view)->GetEntity(**table, std::to_string(w), std::to_string(seq));
+    REQUIRE(got);
+    if (!*got) ++missing;
+  }
+  CHECK(missing == 0);
+}
+
+}  // namespace
+}  // namespace malachite::storage
