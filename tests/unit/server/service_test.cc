@@ -1,0 +1,193 @@
+// The whole synchronous pipeline with a real store in a temp dir: Service::Handle, the store's
+// writer, Service::Complete.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "server/service.h"
+#include "server/shared_key.h"
+
+namespace malachite::server {
+namespace {
+
+const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
+
+class ServiceFixture {
+ public:
+  ServiceFixture() : clock_(kStart) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "malachite-service-XXXXXX").string();
+    dir_ = mkdtemp(pattern.data());
+    storage::StoreOptions options;
+    options.data_dir = dir_;
+    options.sync = false;
+    options.map_size_bytes = 1ull << 30;
+    store_ = std::move(*storage::Store::Open(options, clock_));
+    ServerConfig config;
+    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
+    service_ = std::make_unique<Service>(config, *store_, clock_);
+  }
+  ~ServiceFixture() {
+    service_.reset();
+    store_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  // Runs one request, signed with SharedKeyLite unless `sign` is false, through Handle (+ the
+  // store + Complete for writes) and returns the exchange's response.
+  Response Run(std::string method, std::string target, std::string body = {},
+               std::vector<Header> headers = {}, bool sign = true) {
+    exchange_.Reset();
+    Request& request = exchange_.request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.body = std::move(body);
+    request.headers = std::move(headers);
+    request.headers.push_back({"Host", "127.0.0.1:10002"});
+    request.headers.push_back({"x-ms-date", FormatRfc1123(signed_at_.value_or(clock_.Now()))});
+    if (sign) {
+      auto route = RouteRequest(request);
+      REQUIRE(route);
+      const std::string key = *Base64Decode(kDevAccountKey);
+      request.headers.push_back(
+          {"Authorization", "SharedKeyLite devstoreaccount1:" +
+                                ComputeSignature(key, SharedKeyLiteStringToSign(request, *route))});
+    }
+    service_->Handle(exchange_);
+    if (exchange_.write) {
+      auto written = store_->Write(std::move(exchange_.write));
+      exchange_.write = nullptr;
+      service_->Complete(exchange_, std::move(written));
+    }
+    return exchange_.response;
+  }
+
+  ManualClock& clock() { return clock_; }
+  // Requests are dated (and signed) at `t` instead of the clock's time.
+  void SignAt(DateTime t) { signed_at_ = t; }
+
+ private:
+  ManualClock clock_;
+  std::optional<DateTime> signed_at_;
+  std::string dir_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<Service> service_;
+  Exchange exchange_;
+};
+
+// "<status>\n<name>: <value>\n...\n\n<body>" with the random request id replaced by <id>.
+std::string Dump(const Response& response) {
+  std::string id(response.Find("x-ms-request-id").value_or(""));
+  std::string out = std::to_string(response.status) + "\n";
+  for (const auto& header : response.headers) {
+    std::string value = header.value;
+    if (!id.empty() && value == id) value = "<id>";
+    out += header.name + ": " + value + "\n";
+  }
+  std::string body = response.body;
+  if (!id.empty()) {
+    for (std::size_t pos; (pos = body.find(id)) != std::string::npos;) body.replace(pos, id.size(), "<id>");
+  }
+  return out + "\n" + body;
+}
+
+const std::vector<Header> kJson = {{"Accept", "application/json;odata=minimalmetadata"},
+                                   {"Content-Type", "application/json"},
+                                   {"x-ms-version", "2019-02-02"}};
+
+}  // namespace
+
+TEST_CASE("service: a create-table round trip carries every common header", "[service]") {
+  ServiceFixture f;
+  auto headers = kJson;
+  headers.push_back({"x-ms-client-request-id", "client-1"});
+  Response created = f.Run("POST", "/devstoreaccount1/Tables", R"({"TableName":"orders"})", headers);
+  std::string dump = Dump(created);
+  CHECK(created.status == 201);
+  CHECK(dump.find("x-ms-request-id: <id>\nx-ms-version: 2019-02-02\n"
+                  "Date: Sat, 21 Nov 2026 05:21:46 GMT\n"
+                  "Server: Malachite/0.1 Windows-Azure-Table/1.0\n"
+                  "x-ms-client-request-id: client-1\nCache-Control: no-cache\n"
+                  "X-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n") != std::string::npos);
+  CHECK(created.body.find(
+            R"("odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element")") !=
+        std::string::npos);
+  CHECK(created.Find("x-ms-request-id")->size() == 36);
+
+  Response inserted = f.Run("POST", "/devstoreaccount1/orders",
+                            R"({"PartitionKey":"p","RowKey":"r","Qty":3})", kJson);
+  CHECK(inserted.status == 201);
+  Response got = f.Run("GET", "/devstoreaccount1/orders(PartitionKey='p',RowKey='r')", {}, kJson);
+  CHECK(got.status == 200);
+  CHECK(got.body.find(R"("Qty":3)") != std::string::npos);
+  CHECK(got.Find("ETag") == inserted.Find("ETag"));
+}
+
+TEST_CASE("service: an unsigned request is refused with a JSON AuthenticationFailed", "[service]") {
+  ServiceFixture f;
+  Response response = f.Run("GET", "/devstoreaccount1/Tables", {}, kJson, false);
+  CHECK(Dump(response) ==
+        "403\nContent-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\n"
+        "x-ms-error-code: AuthenticationFailed\nx-ms-request-id: <id>\nx-ms-version: 2019-02-02\n"
+        "Date: Sat, 21 Nov 2026 05:21:46 GMT\nServer: Malachite/0.1 Windows-Azure-Table/1.0\n"
+        "Cache-Control: no-cache\nX-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n\n"
+        R"({"odata.error":{"code":"AuthenticationFailed","message":{"lang":"en-US","value":"Server )"
+        "failed to authenticate the request. Make sure the value of Authorization header is formed "
+        R"(correctly including the signature.\nRequestId:<id>\nTime:2026-11-21T05:21:46.0000000Z"}}})");
+}
+
+TEST_CASE("service: a request dated 16 minutes ago fails; the XML form carries the detail",
+          "[service]") {
+  ServiceFixture f;
+  std::vector<Header> headers = {{"Accept", "application/xml"}};
+  const std::string target = "/devstoreaccount1/?restype=service&comp=properties";
+  f.SignAt(kStart);
+  CHECK(f.Run("GET", target, {}, headers).status != 403);
+  f.clock().Advance(16 * 60 * kTicksPerSecond);
+  Response stale = f.Run("GET", target, {}, headers);
+  CHECK(stale.status == 403);
+  CHECK(stale.Find("Content-Type") == "application/xml");
+  CHECK(stale.body.find("<Error><Code>AuthenticationFailed</Code>") != std::string::npos);
+  CHECK(stale.body.find("<AuthenticationErrorDetail>Request date header too old: &apos;Sat, 21 "
+                        "Nov 2026 05:21:46 GMT&apos;</AuthenticationErrorDetail></Error>") !=
+        std::string::npos);
+}
+
+TEST_CASE("service: routing, version and size failures are rendered with the echoed version",
+          "[service]") {
+  ServiceFixture f;
+  Response bad_uri = f.Run("GET", "/devstoreaccount1/tab1(PartitionKey='a')", {}, kJson, false);
+  CHECK(bad_uri.status == 400);
+  CHECK(bad_uri.Find("x-ms-error-code") == "InvalidUri");
+
+  std::vector<Header> old = {{"x-ms-version", "2001-01-01"}, {"Accept", "application/json"}};
+  Response bad_version = f.Run("GET", "/devstoreaccount1/Tables", {}, old);
+  CHECK(bad_version.Find("x-ms-error-code") == "InvalidHeaderValue");
+  CHECK(bad_version.Find("x-ms-version") == "2019-02-02");
+
+  Response too_large = f.Run("POST", "/devstoreaccount1/orders", std::string(4 * 1024 * 1024 + 1, ' '),
+                             kJson);
+  CHECK(too_large.status == 413);
+  CHECK(too_large.Find("x-ms-error-code") == "RequestBodyTooLarge");
+
+  Response verbose = f.Run("GET", "/devstoreaccount1/Tables", {},
+                           {{"Accept", "application/json;odata=verbose"}});
+  CHECK(verbose.status == 415);
+  CHECK(verbose.Find("x-ms-error-code") == "JsonVerboseFormatNotSupported");
+}
+
+TEST_CASE("service: preflight requests are not authenticated", "[service]") {
+  ServiceFixture f;
+  Response response = f.Run("OPTIONS", "/devstoreaccount1/Tables", {},
+                            {{"Origin", "http://example.com"},
+                             {"Access-Control-Request-Method", "GET"}},
+                            false);
+  CHECK(response.status != 403);
+  CHECK_FALSE(response.Find("DataServiceVersion"));
+}
+
+}  // namespace malachite::server
