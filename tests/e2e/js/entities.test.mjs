@@ -23,9 +23,11 @@ function ticks(iso) {
   return BigInt(Date.parse(`${match[1]}Z`)) * 10000n + BigInt((match[2] ?? "").padEnd(7, "0"));
 }
 
-// The custom properties of an SDK entity (without keys, etag, timestamp).
+// The custom properties of an SDK entity (without keys, etag, timestamp, and the `odata.metadata`
+// the SDK passes through from a point read).
 function custom(entity) {
   const { partitionKey, rowKey, etag, timestamp, ...rest } = entity;
+  for (const key of Object.keys(rest)) if (key.startsWith("odata.")) delete rest[key];
   return rest;
 }
 

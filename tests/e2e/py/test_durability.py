@@ -90,6 +90,9 @@ def test_acknowledged_writes_survive_kill_minus_9(tmp_path):
         for round_no in range(2):
             writers = run_round(server, table_name, round_no)
             acked = sum(len(w.acked_inserts) for w in writers)
+            upserts = sum(len(w.acked_versions) for w in writers)
+            print("round %d: %d inserts and upserts of %d entities acknowledged before kill -9"
+                  % (round_no, acked, upserts))
             assert acked > 100, "only %d writes acknowledged before the kill" % acked
             all_writers.extend(writers)
             server.cleanup()  # the data dir is not the server's own: it stays

@@ -1,8 +1,8 @@
 """Table operations through azure-data-tables (spec §4.1-4.4, §9.1)."""
 import pytest
-from azure.core.exceptions import ResourceExistsError, ResourceNotFoundError
+from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
 
-from conftest import unique_name
+from conftest import unique_name, wire_error_code
 
 
 def names(items):
@@ -74,11 +74,19 @@ def test_query_tables_by_name_and_prefix(service):
         service.delete_table(name)
 
 
-@pytest.mark.parametrize("bad", ["my_table", "1abc", "ab", "a" * 64, "tables"])
+@pytest.mark.parametrize("bad", ["my_table", "1abc", "ab", "a" * 64])
 def test_invalid_table_names_are_reported_by_the_sdk(service, bad):
     # The SDK turns InvalidResourceName / OutOfRangeInput with the service's exact message into ValueError.
     with pytest.raises(ValueError):
         service.create_table(bad)
+
+
+def test_reserved_table_name_answers_invalid_resource_name(service):
+    # "tables" matches the SDK's own name pattern, so the service error comes through as is.
+    with pytest.raises(HttpResponseError) as info:
+        service.create_table("Tables")
+    assert info.value.status_code == 400
+    assert wire_error_code(info.value) == "InvalidResourceName"
 
 
 def test_deleting_a_missing_table_is_quiet_but_entity_ops_raise_table_not_found(service):
