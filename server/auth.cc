@@ -48,7 +48,7 @@ Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
     Account account{config.name, {}};
     for (const std::string* key : {&config.key1, &config.key2}) {
       if (key->empty()) continue;
-      if (auto raw = Base64Decode(*key)) account.raw_keys.push_back(std::move(*raw));
+      if (auto raw = Base64Decode(*key)) account.keys.emplace_back(*raw);
     }
     accounts_.push_back(std::move(account));
   }
@@ -104,8 +104,8 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
                                   ? SharedKeyStringToSign(request, route)
                                   : SharedKeyLiteStringToSign(request, route);
-  for (const std::string& key : account->raw_keys) {
-    const std::string expected = ComputeSignature(key, to_sign);
+  for (const HmacSha256Key& key : account->keys) {
+    const std::string expected = key.Sign(to_sign);
     if (expected.size() == parsed->signature.size() &&
         CRYPTO_memcmp(expected.data(), parsed->signature.data(), expected.size()) == 0) {
       return Principal{parsed->scheme, account->name};

@@ -11,6 +11,7 @@
 #include "config/server_config.h"
 #include "server/http_message.h"
 #include "server/route.h"
+#include "server/shared_key.h"
 
 namespace malachite::server {
 
@@ -39,7 +40,7 @@ class Authenticator {
  private:
   struct Account {
     std::string name;
-    std::vector<std::string> raw_keys;  // base64-decoded key1 (and key2)
+    std::vector<HmacSha256Key> keys;  // key1 (and key2), ready to sign
   };
   const Account* FindAccount(std::string_view name) const;
   Result<void> CheckDate(const Request& request, DateTime now) const;

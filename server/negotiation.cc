@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::string_view kJsonVersion = "2013-08-15";
 constexpr std::string_view kNoAtomVersion = "2015-12-11";
+constexpr std::string_view kNewestKnownVersion = "2025-11-05";
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -98,10 +99,13 @@ Result<std::string_view> NegotiateVersion(const Request& request, DateTime now) 
   auto header = request.Find("x-ms-version");
   if (!header) return kDefaultVersion;
   std::string_view version = *header;
-  // "Up to today": one year of slack for clients newer than this build.
-  std::string latest = FormatIso8601(DateTime{now.ticks + 366 * 86400 * kTicksPerSecond});
-  if (!WellFormedDate(version) || version < kOldestVersion ||
-      version > std::string_view(latest).substr(0, 10)) {
+  const bool known = WellFormedDate(version) && version >= kOldestVersion;
+  // "Up to today", with one year of slack for clients newer than this build; versions up to the
+  // newest one SDKs send today skip formatting the clock.
+  if (!known || (version > kNewestKnownVersion &&
+                 version > std::string_view(FormatIso8601(DateTime{
+                                                now.ticks + 366 * 86400 * kTicksPerSecond}))
+                               .substr(0, 10))) {
     return Fail(ErrorCode::kInvalidHeaderValue, {},
                 "x-ms-version '" + std::string(version) + "' is not a supported version");
   }

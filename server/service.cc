@@ -26,6 +26,18 @@ bool IsODataOperation(Operation op) {
   }
 }
 
+// The Date header changes once a second; format it once per second per thread.
+const std::string& DateHeader(DateTime now) {
+  thread_local std::int64_t cached_second = -1;
+  thread_local std::string cached_text;
+  const std::int64_t second = now.ticks / kTicksPerSecond;
+  if (second != cached_second) {
+    cached_text = FormatRfc1123(DateTime{second * kTicksPerSecond});
+    cached_second = second;
+  }
+  return cached_text;
+}
+
 }  // namespace
 
 void Exchange::Reset() {
@@ -138,7 +150,7 @@ void Service::Decorate(Exchange& exchange) const {
   headers.push_back({"x-ms-request-id", exchange.request_id});
   headers.push_back(
       {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});
-  headers.push_back({"Date", FormatRfc1123(clock_.Now())});
+  headers.push_back({"Date", DateHeader(clock_.Now())});
   headers.push_back({"Server", std::string(kServerHeader)});
   if (auto client_id = exchange.request.Find("x-ms-client-request-id")) {
     headers.push_back({"x-ms-client-request-id", std::string(*client_id)});
