@@ -110,7 +110,10 @@ class MalachiteServer:
 def stop_checked(server):
     """Stops `server` and fails the test if it had exited abnormally."""
     code = server.stop()
-    log = server.log() if server.log_path else ""
+    try:
+        log = server.log() if server.log_path else ""
+    except OSError:  # already cleaned up
+        log = ""
     server.cleanup()
     if code not in (0, -signal.SIGTERM):
         pytest.fail("malachite exited with %s; log:\n%s" % (code, log))
