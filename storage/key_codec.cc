@@ -146,20 +146,16 @@ std::string DumpEncodedRange(const EncodedRange& range) {
   return "[" + DumpRaw(range.start) + ", " + DumpRaw(range.stop) + ")";
 }
 
-std::string LowerAscii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
+void AppendCatalogKey(std::string* out, std::string_view account, std::string_view name) {
+  out->reserve(out->size() + account.size() + 1 + name.size());
+  out->append(account);
+  out->push_back('\0');
+  for (char c : name) out->push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
 }
 
 std::string EncodeCatalogKey(std::string_view account, std::string_view name) {
   std::string out;
-  out.reserve(account.size() + 1 + name.size());
-  out.append(account);
-  out.push_back('\0');
-  out += LowerAscii(name);
+  AppendCatalogKey(&out, account, name);
   return out;
 }
 

@@ -53,7 +53,7 @@ std::string DumpEncodedRange(const EncodedRange& range);
 
 // Catalog key: account | 0x00 | ascii-lower(name).
 std::string EncodeCatalogKey(std::string_view account, std::string_view name);
-// ASCII lower-casing (table names are ASCII).
-std::string LowerAscii(std::string_view text);
+// Appends the catalog key to *out (which is not cleared).
+void AppendCatalogKey(std::string* out, std::string_view account, std::string_view name);
 
 }  // namespace malachite::storage

@@ -42,6 +42,19 @@ Result<std::optional<TableInfo>> TableCatalog::Find(MDB_txn* txn, std::string_vi
   return std::optional<TableInfo>(std::move(*info));
 }
 
+Result<std::optional<std::uint64_t>> TableCatalog::FindId(MDB_txn* txn, std::string_view account,
+                                                          std::string_view name,
+                                                          std::string* key_buf) const {
+  key_buf->clear();
+  AppendCatalogKey(key_buf, account, name);
+  MDB_val k = ToVal(*key_buf), v{};
+  int rc = mdb_get(txn, dbs_.tables, &k, &v);
+  if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>();
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "find table"));
+  if (v.mv_size < 9) return Fail(ErrorCode::kInternalError, "storage: malformed table record");
+  return std::optional<std::uint64_t>(ReadU64BE(FromVal(v).substr(1)));
+}
+
 Result<std::optional<TableInfo>> TableCatalog::Create(MDB_txn* txn, std::string_view account,
                                                       std::string_view name) const {
   std::string key = EncodeCatalogKey(account, name);

@@ -25,6 +25,10 @@ class TableCatalog {
   // The table `name` (case-insensitive) of `account`, or nullopt.
   Result<std::optional<TableInfo>> Find(MDB_txn* txn, std::string_view account,
                                         std::string_view name) const;
+  // The id of table `name` of `account`, or nullopt; `key_buf` is scratch space (reused by the
+  // caller so the hot path does not allocate).
+  Result<std::optional<std::uint64_t>> FindId(MDB_txn* txn, std::string_view account,
+                                              std::string_view name, std::string* key_buf) const;
   // Creates the table with the next never-used id; nullopt when the name exists.
   Result<std::optional<TableInfo>> Create(MDB_txn* txn, std::string_view account,
                                           std::string_view name) const;

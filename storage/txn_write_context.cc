@@ -39,9 +39,9 @@ Result<std::optional<Entity>> TxnWriteContext::GetEntity(const TableInfo& table,
 }
 
 Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
-  auto live = core_.catalog.Find(txn_, table.account, table.name);
+  auto live = core_.catalog.FindId(txn_, table.account, table.name, &key_buf_);
   if (!live) return tl::unexpected<Error>(live.error());
-  if (!*live || (*live)->id != table.id) return Fail(ErrorCode::kTableNotFound);
+  if (*live != table.id) return Fail(ErrorCode::kTableNotFound);
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, entity.partition_key, entity.row_key);
   record_buf_.clear();
