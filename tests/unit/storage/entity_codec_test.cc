@@ -73,7 +73,7 @@ TEST_CASE("entity_codec: one property is read in place without decoding the enti
   CHECK_FALSE(record->Find("Missing"));
 }
 
-TEST_CASE("entity_codec: truncated or unknown-version records are errors, not crashes",
+TEST_CASE("entity_codec: truncated or unknown-version records are errors and not crashes",
           "[storage]") {
   std::string bytes = EncodeEntityRecord(Sample());
   for (std::size_t n = 0; n < bytes.size(); ++n) {

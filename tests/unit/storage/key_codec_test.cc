@@ -89,7 +89,7 @@ KeyBound Bound(std::string pk, std::optional<std::string> rk, bool inclusive) {
   return KeyBound{std::move(pk), std::move(rk), inclusive};
 }
 
-TEST_CASE("key_codec: key ranges encode to half-open [start, stop) of encoded keys", "[storage]") {
+TEST_CASE("key_codec: key ranges encode to half-open ranges of encoded keys", "[storage]") {
   auto dump = [](const KeyRange& r) { return DumpEncodedRange(EncodeKeyRange(7, r)); };
   CHECK(dump({}) == R"([table=7 "", table=8 ""))");
   CHECK(dump({Bound("p", std::nullopt, true), Bound("p", std::nullopt, true)}) ==

@@ -10,7 +10,7 @@ namespace {
 
 using testing::StoreFixture;
 
-TEST_CASE("entity_store: 1,000-char keys mix with short ones in order, get, overwrite, delete",
+TEST_CASE("entity_store: 1000-char keys mix with short ones in order, get, overwrite, delete",
           "[storage]") {
   StoreFixture f;
   TableInfo t = f.CreateTable("acct", "Long");

@@ -49,7 +49,7 @@ bool Delete(Store& store, const std::string& name) {
 }
 
 TEST_CASE(
-    "reclaimer: deleting a table of 100,000 entities answers at once; the space is "
+    "reclaimer: deleting a table of 100000 entities answers at once and the space is "
     "reclaimed in the background",
     "[storage]") {
   StoreFixture f;
