@@ -3,7 +3,7 @@
 // a timeout; the pipeline below is plain synchronous code.
 #include "server/session.h"
 
-#include <optional>
+#include <array>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/async_result.hpp>
@@ -19,6 +19,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/limits.h"
+#include "server/http_codec.h"
 
 namespace malachite::server {
 namespace {
@@ -33,9 +34,6 @@ constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::uint64_t kBodyLimit = limits::kRequestBodyMax + 64 * 1024;
 // Long $filter expressions and keys travel in the request line.
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
-
-using BeastRequest = http::request<http::string_body>;
-using BeastResponse = http::response<http::string_body>;
 
 // Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
 // executor (its strand) once the write is durable or failed. The writer thread only posts.
@@ -58,26 +56,6 @@ auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
       token, std::move(write));
 }
 
-void ToRequest(BeastRequest& message, Request& out) {
-  out.method.assign(message.method_string());
-  out.target.assign(message.target());
-  for (const auto& field : message) {
-    out.headers.push_back(Header{std::string(field.name_string()), std::string(field.value())});
-  }
-  out.body = std::move(message.body());
-}
-
-BeastResponse ToBeast(Response& response, unsigned version, bool keep_alive) {
-  BeastResponse out{static_cast<http::status>(response.status), version};
-  for (auto& header : response.headers) out.insert(header.name, header.value);
-  const bool bodyless = response.status == 204 || response.status == 304 ||
-                        (response.status >= 100 && response.status < 200);
-  if (!bodyless) out.body() = std::move(response.body);
-  out.keep_alive(keep_alive);
-  out.prepare_payload();
-  return out;
-}
-
 bool IsQuietClose(const beast::error_code& ec) {
   return ec == http::error::end_of_stream || ec == http::error::partial_message ||
          ec == beast::error::timeout || ec == asio::error::eof ||
@@ -85,17 +63,17 @@ bool IsQuietClose(const beast::error_code& ec) {
          ec == asio::error::broken_pipe || ec == asio::error::not_connected;
 }
 
-// Reads one request into `exchange.request`. Returns the error; on success the parser is done.
+// Reads one request (through `parser`, into the Request it fills). Returns the error; on
+// success the parser is done.
 asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
-                                               beast::flat_buffer& buffer,
-                                               http::request_parser<http::string_body>& parser,
+                                               beast::flat_buffer& buffer, RequestParser& parser,
+                                               const Request& request,
                                                std::chrono::seconds timeout) {
   stream.expires_after(timeout);
   auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   if (ec) co_return ec;
   // Clients that send `Expect: 100-continue` wait for this before sending the body.
-  auto expect = parser.get()[http::field::expect];
-  if (beast::iequals(expect, "100-continue")) {
+  if (auto expect = request.Find("Expect"); expect && beast::iequals(*expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
     auto [wec, wn] =
         co_await asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()), kTuple);
@@ -108,31 +86,39 @@ asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
   co_return beast::error_code{};
 }
 
-// Answers a request that could not be read (413 or 400), then the caller closes.
+// Writes exchange.response: the head serialized into `head`, then the body, in one gather write.
+asio::awaitable<beast::error_code> WriteResponse(beast::tcp_stream& stream, Response& response,
+                                                 int version, bool keep_alive, std::string& head,
+                                                 std::chrono::seconds timeout) {
+  if (StatusForbidsBody(response.status)) response.body.clear();
+  SerializeResponseHead(response, version, keep_alive, head);
+  const std::array<asio::const_buffer, 2> buffers = {asio::buffer(head),
+                                                     asio::buffer(response.body)};
+  stream.expires_after(timeout);
+  auto [ec, n] = co_await asio::async_write(stream, buffers, kTuple);
+  co_return ec;
+}
+
+// Answers a request that could not be read (413 or 400); the caller then closes.
 asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared& shared,
-                                       http::request_parser<http::string_body>& parser,
-                                       Exchange& exchange, const beast::error_code& ec) {
-  if (parser.is_header_done()) {
-    for (const auto& field : parser.get()) {
-      exchange.request.headers.push_back(
-          Header{std::string(field.name_string()), std::string(field.value())});
-    }
-  }
+                                       Exchange& exchange, std::string& head,
+                                       const beast::error_code& ec) {
   const bool too_large = ec == http::error::body_limit;
   spdlog::debug("unreadable request: {}", ec.message());
+  exchange.request.body.clear();
   shared.service.Fail(exchange, Error{too_large ? ErrorCode::kRequestBodyTooLarge
                                                 : ErrorCode::kInvalidInput,
                                       {}, ec.message()});
-  BeastResponse response = ToBeast(exchange.response, 11, false);
-  auto [wec, wn] = co_await http::async_write(stream, response, kTuple);
-  (void)wec;
+  co_await WriteResponse(stream, exchange.response, 11, false, head, shared.timeout);
 }
 
 }  // namespace
 
 asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
+  // Per-connection buffers, reused by every request of the connection.
   beast::flat_buffer buffer;
   Exchange exchange;
+  std::string head;
   std::string remote;
   {
     beast::error_code ec;
@@ -141,20 +127,17 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
   }
   for (;;) {
     exchange.Reset();
-    std::optional<http::request_parser<http::string_body>> parser(std::in_place);
-    parser->body_limit(kBodyLimit);
-    parser->header_limit(kHeaderLimit);
-    beast::error_code ec = co_await ReadRequest(stream, buffer, *parser, shared.timeout);
+    RequestParser parser(exchange.request);
+    parser.body_limit(kBodyLimit);
+    parser.header_limit(kHeaderLimit);
+    beast::error_code ec =
+        co_await ReadRequest(stream, buffer, parser, exchange.request, shared.timeout);
     if (ec) {
-      if (!IsQuietClose(ec)) co_await AnswerBadRequest(stream, shared, *parser, exchange, ec);
+      if (!IsQuietClose(ec)) co_await AnswerBadRequest(stream, shared, exchange, head, ec);
       break;
     }
     shared.in_flight.fetch_add(1);
     const auto started = std::chrono::steady_clock::now();
-    BeastRequest message = parser->release();
-    const unsigned version = message.version();
-    const bool keep_alive = message.keep_alive();
-    ToRequest(message, exchange.request);
     exchange.request.remote_address = remote;
     try {
       shared.service.Handle(exchange);
@@ -169,18 +152,16 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
                     exchange.request.target, e.what());
       shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
     }
-    const int status = exchange.response.status;
-    BeastResponse response =
-        ToBeast(exchange.response, version, keep_alive && !shared.stopping.load());
-    stream.expires_after(shared.timeout);
-    auto [wec, wn] = co_await http::async_write(stream, response, kTuple);
+    const bool keep_alive = parser.keep_alive() && !shared.stopping.load();
+    beast::error_code wec = co_await WriteResponse(stream, exchange.response, parser.version(),
+                                                   keep_alive, head, shared.timeout);
     spdlog::debug("{} {} {} -> {} ({} us)", remote, exchange.request.method,
-                  exchange.request.target, status,
+                  exchange.request.target, exchange.response.status,
                   std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started)
                       .count());
     shared.in_flight.fetch_sub(1);
-    if (wec || !response.keep_alive()) break;
+    if (wec || !keep_alive) break;
   }
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
