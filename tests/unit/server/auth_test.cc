@@ -76,7 +76,7 @@ TEST_CASE("shared_key: node legacy signs %27 and an empty Content-Type", "[auth]
   CHECK(Check(request) == "ok");
 }
 
-TEST_CASE("shared_key: only comp is appended; -secondary is stripped", "[auth]") {
+TEST_CASE("shared_key: only comp is appended and -secondary is stripped", "[auth]") {
   auto props = Make("GET", "/devstoreaccount1/?restype=service&comp=properties",
                     {{"x-ms-date", kDate},
                      {"Authorization",
@@ -91,7 +91,7 @@ TEST_CASE("shared_key: only comp is appended; -secondary is stripped", "[auth]")
   CHECK(Check(stats) == "ok");
 }
 
-TEST_CASE("shared_key: a tunnelled MERGE signs the real verb POST; key2 also verifies", "[auth]") {
+TEST_CASE("shared_key: a tunnelled MERGE signs the real verb POST and key2 also verifies", "[auth]") {
   auto request = Make("POST", "/myacct/mytable(PartitionKey='a',RowKey='b')",
                       {{"X-HTTP-Method", "MERGE"},
                        {"Content-Type", "application/json"},

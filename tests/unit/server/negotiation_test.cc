@@ -46,7 +46,7 @@ std::string Version(std::vector<Header> headers) {
 
 }  // namespace
 
-TEST_CASE("negotiation: Accept picks the metadata level; whitespace and case are ignored",
+TEST_CASE("negotiation: Accept picks the metadata level, whitespace and case are ignored",
           "[negotiation]") {
   const Route query = RouteFor(Operation::kQueryEntities);
   CHECK(Level(Make({{"Accept", "application/json;odata=nometadata"}}), query) == "none");
@@ -100,7 +100,7 @@ TEST_CASE("negotiation: XML-only operations need XML bodies and an XML-accepting
         "minimal");
 }
 
-TEST_CASE("negotiation: x-ms-version is validated; missing means 2019-02-02", "[negotiation]") {
+TEST_CASE("negotiation: x-ms-version is validated and missing means 2019-02-02", "[negotiation]") {
   CHECK(Version({}) == "2019-02-02");
   CHECK(Version({{"x-ms-version", "2019-02-02"}}) == "2019-02-02");
   CHECK(Version({{"x-ms-version", "2017-07-29"}}) == "2017-07-29");

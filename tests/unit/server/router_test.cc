@@ -159,7 +159,7 @@ TEST_CASE("router: X-HTTP-Method tunnels POST and fails with the service's exact
   CHECK(RouteOf("POST", entity, {{"X-HTTP-Method", "merge"}}) == "error XMethodIncorrectValue");
 }
 
-TEST_CASE("router: OPTIONS is a preflight on any path; the raw path is kept for signing",
+TEST_CASE("router: OPTIONS is a preflight on any path and the raw path is kept for signing",
           "[router]") {
   CHECK(RouteOf("OPTIONS", "/devstoreaccount1/anything(at='all')") ==
         "Preflight devstoreaccount1 verb=OPTIONS");

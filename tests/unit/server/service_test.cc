@@ -140,7 +140,7 @@ TEST_CASE("service: an unsigned request is refused with a JSON AuthenticationFai
         R"(correctly including the signature.\nRequestId:<id>\nTime:2026-11-21T05:21:46.0000000Z"}}})");
 }
 
-TEST_CASE("service: a request dated 16 minutes ago fails; the XML form carries the detail",
+TEST_CASE("service: a request dated 16 minutes ago fails and the XML form carries the detail",
           "[service]") {
   ServiceFixture f;
   std::vector<Header> headers = {{"Accept", "application/xml"}};
