@@ -8,12 +8,12 @@
 namespace malachite {
 namespace {
 
-constexpr std::string_view kLogLevels[] = {"trace", "debug", "info",    "warn",
+constexpr std::string_view kLogLevels[] = {"trace", "debug",    "info", "warn",
                                            "error", "critical", "off"};
 
-constexpr std::string_view kValueFlags[] = {"--host",    "--port",        "--data-dir",
-                                           "--log-level", "--threads", "--map-size-mb",
-                                           "--request-timeout"};
+constexpr std::string_view kValueFlags[] = {"--host",           "--port",    "--data-dir",
+                                            "--log-level",      "--threads", "--map-size-mb",
+                                            "--request-timeout"};
 
 template <typename T>
 Result<T> ParseNumber(std::string_view flag, std::string_view text, T min, T max) {
@@ -31,9 +31,8 @@ Result<T> ParseNumber(std::string_view flag, std::string_view text, T min, T max
 Result<void> CheckKey(std::string_view account, std::string_view key) {
   auto raw = Base64Decode(key);
   if (!raw || raw->empty()) {
-    return Fail(ErrorCode::kInvalidInput,
-                "MALACHITE_ACCOUNTS: the key of account '" + std::string(account) +
-                    "' is not base64");
+    return Fail(ErrorCode::kInvalidInput, "MALACHITE_ACCOUNTS: the key of account '" +
+                                              std::string(account) + "' is not base64");
   }
   return {};
 }
@@ -57,8 +56,8 @@ Result<void> ParseAccounts(std::string_view text, std::vector<AccountConfig>& ac
     if (entry.empty()) continue;
     std::size_t colon = entry.find(':');
     if (colon == std::string_view::npos || colon == 0) {
-      return Fail(ErrorCode::kInvalidInput, "MALACHITE_ACCOUNTS: entry '" + std::string(entry) +
-                                                "' is not name:key");
+      return Fail(ErrorCode::kInvalidInput,
+                  "MALACHITE_ACCOUNTS: entry '" + std::string(entry) + "' is not name:key");
     }
     AccountConfig account{std::string(entry.substr(0, colon)), {}, {}};
     std::string_view keys = entry.substr(colon + 1);
@@ -90,9 +89,10 @@ Result<void> ApplyFlag(ServerConfig& config, std::string_view flag, std::string_
     bool known = false;
     for (auto level : kLogLevels) known = known || level == value;
     if (!known) {
-      return Fail(ErrorCode::kInvalidInput,
-                  "invalid value '" + std::string(value) +
-                      "' for --log-level (expected trace, debug, info, warn, error, critical, off)");
+      return Fail(
+          ErrorCode::kInvalidInput,
+          "invalid value '" + std::string(value) +
+              "' for --log-level (expected trace, debug, info, warn, error, critical, off)");
     }
     config.log_level = std::string(value);
   } else if (flag == "--threads") {
@@ -108,8 +108,8 @@ Result<void> ApplyFlag(ServerConfig& config, std::string_view flag, std::string_
     if (!seconds) return tl::unexpected(seconds.error());
     config.request_timeout_seconds = *seconds;
   } else {
-    return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) +
-                                              "' (try --help)");
+    return Fail(ErrorCode::kInvalidInput,
+                "unknown option '" + std::string(flag) + "' (try --help)");
   }
   return {};
 }
@@ -147,8 +147,8 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
       continue;
     }
     if (arg.substr(0, 2) != "--") {
-      return Fail(ErrorCode::kInvalidInput, "unexpected argument '" + std::string(arg) +
-                                                "' (try --help)");
+      return Fail(ErrorCode::kInvalidInput,
+                  "unexpected argument '" + std::string(arg) + "' (try --help)");
     }
     std::string_view flag = arg;
     std::string_view value;
@@ -181,7 +181,8 @@ std::string HelpText() {
          "  --log-level <level>      trace|debug|info|warn|error|critical|off (default info)\n"
          "  --threads <n>            I/O threads (default: number of hardware cores)\n"
          "  --map-size-mb <n>        LMDB map size in MiB (default 1048576 = 1 TiB)\n"
-         "  --request-timeout <s>    seconds to receive one request / idle keep-alive (default 60)\n"
+         "  --request-timeout <s>    seconds to receive one request / idle keep-alive (default "
+         "60)\n"
          "  --help                   print this help and exit\n"
          "\n"
          "Environment:\n"

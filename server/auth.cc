@@ -115,7 +115,8 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   return AuthFailed("The MAC signature found in the HTTP request '" +
                     std::string(parsed->signature) +
                     "' is not the same as any computed signature. Server used following string "
-                    "to sign: '" + to_sign + "'.");
+                    "to sign: '" +
+                    to_sign + "'.");
 }
 
 }  // namespace malachite::server

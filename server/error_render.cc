@@ -12,11 +12,21 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += "\\u00";
@@ -32,12 +42,23 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
 void AppendXmlEscaped(std::string& out, std::string_view text) {
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
 }
@@ -73,7 +94,8 @@ bool ListsJson(std::string_view list) {
 }
 
 bool IsAuthError(ErrorCode code) {
-  return code == ErrorCode::kAuthenticationFailed || code == ErrorCode::kInvalidAuthenticationInfo ||
+  return code == ErrorCode::kAuthenticationFailed ||
+         code == ErrorCode::kInvalidAuthenticationInfo ||
          code == ErrorCode::kNoAuthenticationInformation;
 }
 
@@ -101,8 +123,8 @@ ErrorFormat ChooseErrorFormat(const Request& request, const Route* route, const 
   return ErrorFormat::kODataXml;
 }
 
-void RenderError(const Error& error, ErrorFormat format, std::string_view request_id,
-                 DateTime now, Response& out) {
+void RenderError(const Error& error, ErrorFormat format, std::string_view request_id, DateTime now,
+                 Response& out) {
   const std::string_view code = error.AzureCode();
   const std::string time = FormatIso8601Fixed7(now);
   out.status = error.HttpStatus();
@@ -123,8 +145,10 @@ void RenderError(const Error& error, ErrorFormat format, std::string_view reques
   } else {
     const bool odata = format == ErrorFormat::kODataXml;
     body += R"(<?xml version="1.0" encoding="utf-8"?>)";
-    body += odata ? R"(<m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>)"
-                  : "<Error><Code>";
+    body +=
+        odata
+            ? R"(<m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>)"
+            : "<Error><Code>";
     body += code;
     body += odata ? R"(</m:code><m:message xml:lang="en-US">)" : "</Code><Message>";
     AppendXmlEscaped(body, error.UserMessage());

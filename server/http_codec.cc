@@ -1,8 +1,7 @@
 #include "server/http_codec.h"
 
-#include <charconv>
-
 #include <boost/beast/http/status.hpp>
+#include <charconv>
 
 namespace malachite::server {
 

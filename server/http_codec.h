@@ -4,9 +4,8 @@
 // serialized into one reused string written together with the body.
 #pragma once
 
-#include <string>
-
 #include <boost/beast/http/basic_parser.hpp>
+#include <string>
 
 #include "server/http_message.h"
 

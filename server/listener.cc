@@ -1,8 +1,6 @@
 #include "server/listener.h"
 
-#include <csignal>
-#include <thread>
-#include <vector>
+#include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -13,7 +11,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
+#include <csignal>
+#include <thread>
+#include <vector>
 
 #include "server/session.h"
 
@@ -51,8 +51,8 @@ class BeastListener final : public Listener {
     auto endpoints = resolver.resolve(config.host, std::to_string(config.port),
                                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     if (ec || endpoints.empty()) {
-      return Fail(ErrorCode::kInternalError, "cannot resolve --host '" + config.host + "': " +
-                                                 (ec ? ec.message() : "no address"));
+      return Fail(ErrorCode::kInternalError, "cannot resolve --host '" + config.host +
+                                                 "': " + (ec ? ec.message() : "no address"));
     }
     const tcp::endpoint endpoint = endpoints.begin()->endpoint();
     if (acceptor_.open(endpoint.protocol(), ec);
@@ -60,7 +60,8 @@ class BeastListener final : public Listener {
         (acceptor_.bind(endpoint, ec), !ec)) {
       acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     }
-    if (ec) return Fail(ErrorCode::kInternalError, "cannot listen on " + where + ": " + ec.message());
+    if (ec)
+      return Fail(ErrorCode::kInternalError, "cannot listen on " + where + ": " + ec.message());
     return {};
   }
 

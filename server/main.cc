@@ -1,9 +1,9 @@
 // The `malachite` binary: parse the configuration, bind the port, open the store, serve until
 // SIGINT/SIGTERM, then drain and close everything in order.
-#include <cstdio>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include <cstdio>
 
 #include "common/clock.h"
 #include "config/server_config.h"

@@ -57,8 +57,7 @@ bool DataServiceVersionAllowsJson(const Request& request) {
   if (!dsv || dsv->empty()) return true;
   std::string_view v = *dsv;
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-  return v.empty() || !IsDigit(v.front()) || v.front() >= '3' ||
-         (v.size() > 1 && IsDigit(v[1]));
+  return v.empty() || !IsDigit(v.front()) || v.front() >= '3' || (v.size() > 1 && IsDigit(v[1]));
 }
 
 bool IsXmlOnly(Operation op) {
@@ -103,8 +102,8 @@ Result<std::string_view> NegotiateVersion(const Request& request, DateTime now) 
   // "Up to today", with one year of slack for clients newer than this build; versions up to the
   // newest one SDKs send today skip formatting the clock.
   if (!known || (version > kNewestKnownVersion &&
-                 version > std::string_view(FormatIso8601(DateTime{
-                                                now.ticks + 366 * 86400 * kTicksPerSecond}))
+                 version > std::string_view(
+                               FormatIso8601(DateTime{now.ticks + 366 * 86400 * kTicksPerSecond}))
                                .substr(0, 10))) {
     return Fail(ErrorCode::kInvalidHeaderValue, {},
                 "x-ms-version '" + std::string(version) + "' is not a supported version");
@@ -141,9 +140,12 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
     if (type == "application/json" || type == "json") {
       std::string_view odata = Parameter(entry, "odata");
       if (odata == "verbose") return Fail(ErrorCode::kJsonVerboseFormatNotSupported);
-      if (odata == "nometadata") level = MetadataLevel::kNone;
-      else if (odata == "fullmetadata") level = MetadataLevel::kFull;
-      else level = MetadataLevel::kMinimal;
+      if (odata == "nometadata")
+        level = MetadataLevel::kNone;
+      else if (odata == "fullmetadata")
+        level = MetadataLevel::kFull;
+      else
+        level = MetadataLevel::kMinimal;
     } else if (type == "*/*" || type == "application/*") {
       wildcard = true;
     }

@@ -11,12 +11,24 @@ namespace malachite::server {
 namespace {
 
 constexpr std::array<std::string_view, 19> kOperationNames = {
-    "QueryTables",      "GetTable",           "CreateTable",
-    "DeleteTable",      "QueryEntities",      "GetEntity",
-    "InsertEntity",     "UpdateEntity",       "MergeEntity",
-    "InsertOrReplaceEntity", "InsertOrMergeEntity", "DeleteEntity",
-    "GetTableACL",      "SetTableACL",        "GetTableServiceProperties",
-    "SetTableServiceProperties", "GetTableServiceStats", "EntityGroupTransaction",
+    "QueryTables",
+    "GetTable",
+    "CreateTable",
+    "DeleteTable",
+    "QueryEntities",
+    "GetEntity",
+    "InsertEntity",
+    "UpdateEntity",
+    "MergeEntity",
+    "InsertOrReplaceEntity",
+    "InsertOrMergeEntity",
+    "DeleteEntity",
+    "GetTableACL",
+    "SetTableACL",
+    "GetTableServiceProperties",
+    "SetTableServiceProperties",
+    "GetTableServiceStats",
+    "EntityGroupTransaction",
     "Preflight",
 };
 
@@ -36,7 +48,8 @@ void ParseQuery(std::string_view query, QueryParams& out) {
     if (item.empty()) continue;
     std::size_t eq = item.find('=');
     std::string_view name = item.substr(0, eq);
-    std::string_view value = eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
+    std::string_view value =
+        eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
     out.items.emplace_back(PercentDecode(name, true), PercentDecode(value, true));
   }
 }
@@ -145,9 +158,12 @@ Result<void> RouteServiceLevel(Route& route) {
   const std::string* comp = route.query.Find("comp");
   if (restype == nullptr || *restype != "service" || comp == nullptr) return InvalidUri();
   if (*comp == "properties") {
-    if (route.method == "GET") route.op = Operation::kGetServiceProperties;
-    else if (route.method == "PUT") route.op = Operation::kSetServiceProperties;
-    else return WrongVerb();
+    if (route.method == "GET")
+      route.op = Operation::kGetServiceProperties;
+    else if (route.method == "PUT")
+      route.op = Operation::kSetServiceProperties;
+    else
+      return WrongVerb();
     return {};
   }
   if (*comp == "stats") {
@@ -201,10 +217,14 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
 
   if (const std::string* comp = route.query.Find("comp")) {
     // Azure: spec §1.4 — `?comp=acl` on a table; any other comp is an invalid parameter.
-    if (*comp != "acl" || form != 2 || has_args) return Fail(ErrorCode::kInvalidQueryParameterValue);
-    if (route.method == "GET") route.op = Operation::kGetTableAcl;
-    else if (route.method == "PUT") route.op = Operation::kSetTableAcl;
-    else return WrongVerb();
+    if (*comp != "acl" || form != 2 || has_args)
+      return Fail(ErrorCode::kInvalidQueryParameterValue);
+    if (route.method == "GET")
+      route.op = Operation::kGetTableAcl;
+    else if (route.method == "PUT")
+      route.op = Operation::kSetTableAcl;
+    else
+      return WrongVerb();
     return {};
   }
   auto op = PickOperation(form, route.method, request);
@@ -243,10 +263,10 @@ Result<Route> RouteRequest(const Request& request) {
 
   // Azure: spec §1.1 — path style: the account is the first segment.
   std::size_t slash = path.find('/', 1);
-  std::string_view account = path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
+  std::string_view account =
+      path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
   route.account = PercentDecode(account);
-  if (route.account.size() > kSecondarySuffix.size() &&
-      route.account.ends_with(kSecondarySuffix)) {
+  if (route.account.size() > kSecondarySuffix.size() && route.account.ends_with(kSecondarySuffix)) {
     route.account.resize(route.account.size() - kSecondarySuffix.size());
     route.secondary = true;
   }
@@ -260,7 +280,8 @@ Result<Route> RouteRequest(const Request& request) {
   }
   if (auto ok = ApplyMethodOverride(request, route); !ok) return tl::unexpected(ok.error());
 
-  std::string_view rest = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+  std::string_view rest =
+      slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
   if (rest.empty()) {
     if (auto ok = RouteServiceLevel(route); !ok) return tl::unexpected(ok.error());
     return route;

@@ -3,8 +3,9 @@
 // a timeout; the pipeline below is plain synchronous code.
 #include "server/session.h"
 
-#include <array>
+#include <spdlog/spdlog.h>
 
+#include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/bind_executor.hpp>
@@ -16,7 +17,6 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http.hpp>
-#include <spdlog/spdlog.h>
 
 #include "common/limits.h"
 #include "server/http_codec.h"
@@ -75,8 +75,8 @@ asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
   // Clients that send `Expect: 100-continue` wait for this before sending the body.
   if (auto expect = request.Find("Expect"); expect && beast::iequals(*expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-    auto [wec, wn] =
-        co_await asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()), kTuple);
+    auto [wec, wn] = co_await asio::async_write(
+        stream, asio::buffer(kContinue.data(), kContinue.size()), kTuple);
     if (wec) co_return wec;
   }
   if (!parser.is_done()) {
@@ -106,9 +106,10 @@ asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared&
   const bool too_large = ec == http::error::body_limit;
   spdlog::debug("unreadable request: {}", ec.message());
   exchange.request.body.clear();
-  shared.service.Fail(exchange, Error{too_large ? ErrorCode::kRequestBodyTooLarge
-                                                : ErrorCode::kInvalidInput,
-                                      {}, ec.message()});
+  shared.service.Fail(exchange,
+                      Error{too_large ? ErrorCode::kRequestBodyTooLarge : ErrorCode::kInvalidInput,
+                            {},
+                            ec.message()});
   co_await WriteResponse(stream, exchange.response, 11, false, head, shared.timeout);
 }
 
@@ -142,8 +143,8 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
     try {
       shared.service.Handle(exchange);
       if (exchange.write) {
-        auto result = co_await AsyncSubmit(shared.store, std::move(exchange.write),
-                                           asio::use_awaitable);
+        auto result =
+            co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
         exchange.write = nullptr;
         shared.service.Complete(exchange, std::move(result));
       }

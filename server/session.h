@@ -4,10 +4,9 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
-
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <chrono>
 
 #include "server/service.h"
 #include "storage/store.h"
@@ -18,7 +17,7 @@ namespace malachite::server {
 struct SessionShared {
   const Service& service;
   storage::Store& store;
-  std::chrono::seconds timeout;     // per request read and keep-alive idle
+  std::chrono::seconds timeout;       // per request read and keep-alive idle
   std::atomic<bool> stopping{false};  // set on shutdown: finish the current request, then close
   std::atomic<int> in_flight{0};      // requests between "read" and "written"
 };

@@ -1,8 +1,8 @@
 #include "server/shared_key.h"
 
-#include <algorithm>
-
 #include <openssl/evp.h>
+
+#include <algorithm>
 
 #include "common/encoding.h"
 

@@ -13,10 +13,10 @@ Result<ServerConfig> Parse(std::vector<const char*> args, std::vector<const char
 }
 
 std::string Dump(const ServerConfig& c) {
-  std::string out = c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir +
-                    " log=" + c.log_level + " timeout=" + std::to_string(c.request_timeout_seconds) +
-                    " sync=" + (c.sync ? "on" : "off") + " map=" + std::to_string(c.map_size_mb) +
-                    " help=" + (c.help ? "yes" : "no");
+  std::string out =
+      c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir + " log=" + c.log_level +
+      " timeout=" + std::to_string(c.request_timeout_seconds) + " sync=" + (c.sync ? "on" : "off") +
+      " map=" + std::to_string(c.map_size_mb) + " help=" + (c.help ? "yes" : "no");
   for (const auto& a : c.accounts) out += " [" + a.name + ":" + a.key1 + ":" + a.key2 + "]";
   return out;
 }
@@ -26,17 +26,22 @@ std::string Dump(const ServerConfig& c) {
 TEST_CASE("config: no arguments give the documented defaults", "[config]") {
   auto config = Parse({});
   REQUIRE(config);
-  CHECK(Dump(*config) == "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
-                         "help=no [devstoreaccount1:" + std::string(kDevAccountKey) + ":]");
+  CHECK(Dump(*config) ==
+        "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
+        "help=no [devstoreaccount1:" +
+            std::string(kDevAccountKey) + ":]");
   CHECK(config->threads >= 1);
 }
 
 TEST_CASE("config: flags accept both --name value and --name=value", "[config]") {
-  auto config = Parse({"--host", "0.0.0.0", "--port=0", "--data-dir", "/tmp/x", "--log-level=debug",
-                       "--threads", "3", "--map-size-mb=64", "--no-sync", "--request-timeout", "5"});
+  auto config =
+      Parse({"--host", "0.0.0.0", "--port=0", "--data-dir", "/tmp/x", "--log-level=debug",
+             "--threads", "3", "--map-size-mb=64", "--no-sync", "--request-timeout", "5"});
   REQUIRE(config);
-  CHECK(Dump(*config) == "0.0.0.0:0 dir=/tmp/x log=debug timeout=5 sync=off map=64 help=no "
-                         "[devstoreaccount1:" + std::string(kDevAccountKey) + ":]");
+  CHECK(Dump(*config) ==
+        "0.0.0.0:0 dir=/tmp/x log=debug timeout=5 sync=off map=64 help=no "
+        "[devstoreaccount1:" +
+            std::string(kDevAccountKey) + ":]");
   CHECK(config->threads == 3);
 }
 
@@ -78,12 +83,14 @@ TEST_CASE("config: bad flags fail with a one-line message naming the flag", "[co
 }
 
 TEST_CASE("config: MALACHITE_ACCOUNTS adds accounts and may replace the dev key", "[config]") {
-  auto config = Parse({}, {"PATH=/bin", "MALACHITE_ACCOUNTS=acct1:a2V5MQ==;acct2:a2V5Mg==:a2V5Mw==;"
-                                        "devstoreaccount1:bmV3"});
+  auto config = Parse({}, {"PATH=/bin",
+                           "MALACHITE_ACCOUNTS=acct1:a2V5MQ==;acct2:a2V5Mg==:a2V5Mw==;"
+                           "devstoreaccount1:bmV3"});
   REQUIRE(config);
-  CHECK(Dump(*config) == "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
-                         "help=no [devstoreaccount1:bmV3:] [acct1:a2V5MQ==:] "
-                         "[acct2:a2V5Mg==:a2V5Mw==]");
+  CHECK(Dump(*config) ==
+        "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
+        "help=no [devstoreaccount1:bmV3:] [acct1:a2V5MQ==:] "
+        "[acct2:a2V5Mg==:a2V5Mw==]");
 }
 
 TEST_CASE("config: a malformed MALACHITE_ACCOUNTS entry is refused", "[config]") {

@@ -1,8 +1,9 @@
 // Signature vectors computed independently (Python hmac/hashlib over the strings the SDKs sign).
+#include "server/auth.h"
+
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
-#include "server/auth.h"
 #include "server/shared_key.h"
 
 namespace malachite::server {
@@ -49,7 +50,8 @@ TEST_CASE("shared_key: string-to-sign of the JS SDK (SharedKeyLite, raw quotes i
         std::string(kDate) +
             "\n/devstoreaccount1/devstoreaccount1/mytable(PartitionKey='p1',RowKey='r''1')");
   request.headers.push_back(
-      {"Authorization", "SharedKeyLite devstoreaccount1:r0rV8xu3wg5x2e3aiNQUNtgu48tJhq+spHUBlI4lPKs="});
+      {"Authorization",
+       "SharedKeyLite devstoreaccount1:r0rV8xu3wg5x2e3aiNQUNtgu48tJhq+spHUBlI4lPKs="});
   CHECK(Check(request) == "ok");
 }
 
@@ -68,20 +70,23 @@ TEST_CASE("shared_key: string-to-sign of the Python SDK (SharedKey, x-ms-date ov
 }
 
 TEST_CASE("shared_key: node legacy signs %27 and an empty Content-Type", "[auth]") {
-  auto request = Make("GET", "/devstoreaccount1/Tables(%27mytable%27)",
-                      {{"content-type", ""},
-                       {"x-ms-date", kDate},
-                       {"Authorization",
-                        "SharedKey devstoreaccount1:9anXYXKBtBCbwTpsDKZjsTCdwAl6Hr8K4An0Wb6FbOc="}});
+  auto request =
+      Make("GET", "/devstoreaccount1/Tables(%27mytable%27)",
+           {{"content-type", ""},
+            {"x-ms-date", kDate},
+            {"Authorization",
+             "SharedKey devstoreaccount1:9anXYXKBtBCbwTpsDKZjsTCdwAl6Hr8K4An0Wb6FbOc="}});
   CHECK(Check(request) == "ok");
 }
 
 TEST_CASE("shared_key: only comp is appended and -secondary is stripped", "[auth]") {
-  auto props = Make("GET", "/devstoreaccount1/?restype=service&comp=properties",
-                    {{"x-ms-date", kDate},
-                     {"Authorization",
-                      "SharedKeyLite devstoreaccount1:/8r+n/FM00pzxb0wFx8N5cRRFwVop6XexBOmV5lXztk="}});
-  CHECK(CanonicalizedResource(RouteOf(props)) == "/devstoreaccount1/devstoreaccount1/?comp=properties");
+  auto props =
+      Make("GET", "/devstoreaccount1/?restype=service&comp=properties",
+           {{"x-ms-date", kDate},
+            {"Authorization",
+             "SharedKeyLite devstoreaccount1:/8r+n/FM00pzxb0wFx8N5cRRFwVop6XexBOmV5lXztk="}});
+  CHECK(CanonicalizedResource(RouteOf(props)) ==
+        "/devstoreaccount1/devstoreaccount1/?comp=properties");
   CHECK(Check(props) == "ok");
   auto stats = Make("GET", "/devstoreaccount1-secondary/?restype=service&comp=stats",
                     {{"x-ms-date", kDate},
@@ -91,22 +96,26 @@ TEST_CASE("shared_key: only comp is appended and -secondary is stripped", "[auth
   CHECK(Check(stats) == "ok");
 }
 
-TEST_CASE("shared_key: a tunnelled MERGE signs the real verb POST and key2 also verifies", "[auth]") {
-  auto request = Make("POST", "/myacct/mytable(PartitionKey='a',RowKey='b')",
-                      {{"X-HTTP-Method", "MERGE"},
-                       {"Content-Type", "application/json"},
-                       {"x-ms-date", kDate},
-                       {"Authorization", "SharedKey myacct:7wdCraC225srJbDDpYJlYyKqp4ZrMiNtU4rPts6x5Fc="}});
+TEST_CASE("shared_key: a tunnelled MERGE signs the real verb POST and key2 also verifies",
+          "[auth]") {
+  auto request =
+      Make("POST", "/myacct/mytable(PartitionKey='a',RowKey='b')",
+           {{"X-HTTP-Method", "MERGE"},
+            {"Content-Type", "application/json"},
+            {"x-ms-date", kDate},
+            {"Authorization", "SharedKey myacct:7wdCraC225srJbDDpYJlYyKqp4ZrMiNtU4rPts6x5Fc="}});
   CHECK(Check(request) == "ok");
 }
 
 TEST_CASE("auth: failures carry the service's code and AuthenticationErrorDetail", "[auth]") {
-  const std::string good = "SharedKeyLite devstoreaccount1:r0rV8xu3wg5x2e3aiNQUNtgu48tJhq+spHUBlI4lPKs=";
+  const std::string good =
+      "SharedKeyLite devstoreaccount1:r0rV8xu3wg5x2e3aiNQUNtgu48tJhq+spHUBlI4lPKs=";
   const std::string path = "/devstoreaccount1/mytable(PartitionKey='p1',RowKey='r''1')";
   CHECK(Check(Make("GET", path, {{"x-ms-date", kDate}})) ==
         "AuthenticationFailed: Anonymous requests are not supported: sign the request with Shared "
         "Key.");
-  CHECK(Check(Make("GET", path, {{"x-ms-date", kDate}, {"Authorization", "SharedKeyLite nocolon"}})) ==
+  CHECK(Check(Make("GET", path,
+                   {{"x-ms-date", kDate}, {"Authorization", "SharedKeyLite nocolon"}})) ==
         "InvalidAuthenticationInfo: ");
   CHECK(Check(Make("GET", path, {{"x-ms-date", kDate}, {"Authorization", "Bearer abc:def"}})) ==
         "InvalidAuthenticationInfo: ");
@@ -133,8 +142,9 @@ TEST_CASE("auth: failures carry the service's code and AuthenticationErrorDetail
 
 TEST_CASE("auth: a wrong signature reports the signature and the string the server signed",
           "[auth]") {
-  auto request = Make("GET", "/devstoreaccount1/Tables",
-                      {{"x-ms-date", kDate}, {"Authorization", "SharedKeyLite devstoreaccount1:AAAA"}});
+  auto request =
+      Make("GET", "/devstoreaccount1/Tables",
+           {{"x-ms-date", kDate}, {"Authorization", "SharedKeyLite devstoreaccount1:AAAA"}});
   CHECK(Check(request) ==
         "AuthenticationFailed: The MAC signature found in the HTTP request 'AAAA' is not the same "
         "as any computed signature. Server used following string to sign: 'Sat, 21 Nov 2026 "

@@ -1,7 +1,8 @@
+#include "server/error_render.h"
+
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
-#include "server/error_render.h"
 
 namespace malachite::server {
 namespace {
@@ -42,8 +43,8 @@ TEST_CASE("error_render: JSON odata.error with RequestId and 7-digit Time", "[er
 
 TEST_CASE("error_render: a custom message is JSON-escaped", "[error]") {
   Response out;
-  RenderError(Error{ErrorCode::kInvalidInput, "bad \"x\"\tat 3", {}}, ErrorFormat::kJson, "id", kNow,
-              out);
+  RenderError(Error{ErrorCode::kInvalidInput, "bad \"x\"\tat 3", {}}, ErrorFormat::kJson, "id",
+              kNow, out);
   CHECK(out.body.find(R"("value":"bad \"x\"\tat 3\nRequestId:id)") != std::string::npos);
 }
 
@@ -64,7 +65,8 @@ TEST_CASE("error_render: storage XML carries AuthenticationErrorDetail, escaped"
 
 TEST_CASE("error_render: OData XML m:error for table-level XML operations", "[error]") {
   Response out;
-  RenderError(Error{ErrorCode::kInvalidXmlDocument, {}, {}}, ErrorFormat::kODataXml, "id", kNow, out);
+  RenderError(Error{ErrorCode::kInvalidXmlDocument, {}, {}}, ErrorFormat::kODataXml, "id", kNow,
+              out);
   CHECK(out.status == 400);
   CHECK(out.body ==
         "<?xml version=\"1.0\" encoding=\"utf-8\"?><m:error "

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
+#include "server/http_codec.h"
 
 #include <boost/asio/buffer.hpp>
-
-#include "server/http_codec.h"
+#include <catch2/catch.hpp>
 
 namespace malachite::server {
 namespace {
@@ -18,7 +17,8 @@ std::string Parse(std::string_view wire, std::uint64_t body_limit = 1024) {
   if (ec) return "error: " + ec.message();
   if (!parser.is_done()) return "incomplete";
   std::string out = request.method + " " + request.target + " HTTP/" +
-                    std::to_string(parser.version()) + (parser.keep_alive() ? " keep-alive" : " close");
+                    std::to_string(parser.version()) +
+                    (parser.keep_alive() ? " keep-alive" : " close");
   for (const auto& header : request.headers) out += "\n" + header.name + "=" + header.value;
   return out + "\nbody=" + request.body;
 }

@@ -1,7 +1,8 @@
+#include "server/negotiation.h"
+
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
-#include "server/negotiation.h"
 
 namespace malachite::server {
 namespace {
@@ -32,9 +33,12 @@ std::string Level(const Request& request, const Route& route,
   auto level = NegotiateMetadata(request, route, version);
   if (!level) return std::string(level.error().AzureCode());
   switch (*level) {
-    case MetadataLevel::kNone: return "none";
-    case MetadataLevel::kMinimal: return "minimal";
-    case MetadataLevel::kFull: return "full";
+    case MetadataLevel::kNone:
+      return "none";
+    case MetadataLevel::kMinimal:
+      return "minimal";
+    case MetadataLevel::kFull:
+      return "full";
   }
   return "?";
 }
@@ -56,13 +60,14 @@ TEST_CASE("negotiation: Accept picks the metadata level, whitespace and case are
   CHECK(Level(Make({{"Accept", "application/json"}}), query) == "minimal");
   CHECK(Level(Make({{"Accept", "*/*"}}), query) == "minimal");
   CHECK(Level(Make({}), query) == "minimal");
-  CHECK(Level(Make({{"Accept", "application/atom+xml,application/json;odata=nometadata"}}), query) ==
-        "none");
+  CHECK(Level(Make({{"Accept", "application/atom+xml,application/json;odata=nometadata"}}),
+              query) == "none");
 }
 
 TEST_CASE("negotiation: $format wins over Accept", "[negotiation]") {
   CHECK(Level(Make({{"Accept", "application/json;odata=nometadata"}}),
-              RouteFor(Operation::kQueryEntities, "application/json;odata=fullmetadata")) == "full");
+              RouteFor(Operation::kQueryEntities, "application/json;odata=fullmetadata")) ==
+        "full");
   CHECK(Level(Make({{"Accept", "application/atom+xml"}}),
               RouteFor(Operation::kGetEntity, "application/json")) == "minimal");
 }

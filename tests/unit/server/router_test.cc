@@ -58,8 +58,9 @@ TEST_CASE("router: table collection and single-table URLs route to the table ope
 TEST_CASE("router: entity set and entity URLs route by verb and If-Match", "[router]") {
   CHECK(RouteOf("GET", "/devstoreaccount1/orders()") ==
         "QueryEntities devstoreaccount1 table=orders verb=GET");
-  CHECK(RouteOf("GET", "/devstoreaccount1/orders?%24filter=PartitionKey%20eq%20%27p%27&%24top=10") ==
-        "QueryEntities devstoreaccount1 table=orders verb=GET q=$filter=PartitionKey eq 'p'&$top=10");
+  CHECK(
+      RouteOf("GET", "/devstoreaccount1/orders?%24filter=PartitionKey%20eq%20%27p%27&%24top=10") ==
+      "QueryEntities devstoreaccount1 table=orders verb=GET q=$filter=PartitionKey eq 'p'&$top=10");
   CHECK(RouteOf("POST", "/devstoreaccount1/orders") ==
         "InsertEntity devstoreaccount1 table=orders verb=POST");
   CHECK(RouteOf("GET", "/devstoreaccount1/orders(PartitionKey='p1',RowKey='r''1')") ==
@@ -88,8 +89,9 @@ TEST_CASE("router: keys are percent-decoded, '' unescaped, empty keys and spaces
   CHECK(RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey=%27p%20k%27,RowKey=%27it%27%27s%27)") ==
         "GetEntity devstoreaccount1 table=tab1 pk=p k rk=it's verb=GET");
   // JS SDK: WHATWG path keeps quotes raw, encodes the key content.
-  CHECK(RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey='partition-key%3A1',RowKey='%C3%A9')") ==
-        "GetEntity devstoreaccount1 table=tab1 pk=partition-key:1 rk=\xC3\xA9 verb=GET");
+  CHECK(
+      RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey='partition-key%3A1',RowKey='%C3%A9')") ==
+      "GetEntity devstoreaccount1 table=tab1 pk=partition-key:1 rk=\xC3\xA9 verb=GET");
   CHECK(RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey='',RowKey='')") ==
         "GetEntity devstoreaccount1 table=tab1 pk= rk= verb=GET");
   CHECK(RouteOf("GET", "/devstoreaccount1/tab1( PartitionKey = 'a' , RowKey = 'b' )") ==
@@ -99,11 +101,14 @@ TEST_CASE("router: keys are percent-decoded, '' unescaped, empty keys and spaces
 }
 
 TEST_CASE("router: malformed resource paths are InvalidUri", "[router]") {
-  for (auto target : {"/devstoreaccount1/tab1(PartitionKey='a')", "/devstoreaccount1/tab1(RowKey='b',PartitionKey='a')",
-                      "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b'", "/devstoreaccount1/tab1(PartitionKey='a,RowKey='b')",
-                      "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b')x", "/devstoreaccount1/Tables('x",
-                      "/devstoreaccount1/tab1/extra", "/", "", "devstoreaccount1/Tables",
-                      "/devstoreaccount1/", "/devstoreaccount1/$batch()"}) {
+  for (auto target :
+       {"/devstoreaccount1/tab1(PartitionKey='a')",
+        "/devstoreaccount1/tab1(RowKey='b',PartitionKey='a')",
+        "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b'",
+        "/devstoreaccount1/tab1(PartitionKey='a,RowKey='b')",
+        "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b')x", "/devstoreaccount1/Tables('x",
+        "/devstoreaccount1/tab1/extra", "/", "", "devstoreaccount1/Tables", "/devstoreaccount1/",
+        "/devstoreaccount1/$batch()"}) {
     INFO(target);
     CHECK(RouteOf("GET", target) == "error InvalidUri");
   }
@@ -121,14 +126,16 @@ TEST_CASE("router: table names in URLs are validated except $-system names", "[r
 }
 
 TEST_CASE("router: batch, ACL, service properties and stats", "[router]") {
-  CHECK(RouteOf("POST", "/devstoreaccount1/$batch") == "EntityGroupTransaction devstoreaccount1 verb=POST");
+  CHECK(RouteOf("POST", "/devstoreaccount1/$batch") ==
+        "EntityGroupTransaction devstoreaccount1 verb=POST");
   CHECK(RouteOf("GET", "/devstoreaccount1/$batch") == "error UnsupportedHttpVerb");
   CHECK(RouteOf("GET", "/devstoreaccount1/mytable?comp=acl") ==
         "GetTableACL devstoreaccount1 table=mytable verb=GET q=comp=acl");
   CHECK(RouteOf("PUT", "/devstoreaccount1/mytable?comp=acl") ==
         "SetTableACL devstoreaccount1 table=mytable verb=PUT q=comp=acl");
   CHECK(RouteOf("DELETE", "/devstoreaccount1/mytable?comp=acl") == "error UnsupportedHttpVerb");
-  CHECK(RouteOf("GET", "/devstoreaccount1/mytable?comp=list") == "error InvalidQueryParameterValue");
+  CHECK(RouteOf("GET", "/devstoreaccount1/mytable?comp=list") ==
+        "error InvalidQueryParameterValue");
   CHECK(RouteOf("GET", "/devstoreaccount1/?restype=service&comp=properties") ==
         "GetTableServiceProperties devstoreaccount1 verb=GET q=restype=service&comp=properties");
   CHECK(RouteOf("PUT", "/devstoreaccount1?restype=service&comp=properties") ==

@@ -1,5 +1,7 @@
 // The whole synchronous pipeline with a real store in a temp dir: Service::Handle, the store's
 // writer, Service::Complete.
+#include "server/service.h"
+
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -7,7 +9,6 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/service.h"
 #include "server/shared_key.h"
 
 namespace malachite::server {
@@ -90,7 +91,8 @@ std::string Dump(const Response& response) {
   }
   std::string body = response.body;
   if (!id.empty()) {
-    for (std::size_t pos; (pos = body.find(id)) != std::string::npos;) body.replace(pos, id.size(), "<id>");
+    for (std::size_t pos; (pos = body.find(id)) != std::string::npos;)
+      body.replace(pos, id.size(), "<id>");
   }
   return out + "\n" + body;
 }
@@ -105,17 +107,20 @@ TEST_CASE("service: a create-table round trip carries every common header", "[se
   ServiceFixture f;
   auto headers = kJson;
   headers.push_back({"x-ms-client-request-id", "client-1"});
-  Response created = f.Run("POST", "/devstoreaccount1/Tables", R"({"TableName":"orders"})", headers);
+  Response created =
+      f.Run("POST", "/devstoreaccount1/Tables", R"({"TableName":"orders"})", headers);
   std::string dump = Dump(created);
   CHECK(created.status == 201);
   CHECK(dump.find("x-ms-request-id: <id>\nx-ms-version: 2019-02-02\n"
                   "Date: Sat, 21 Nov 2026 05:21:46 GMT\n"
                   "Server: Malachite/0.1 Windows-Azure-Table/1.0\n"
                   "x-ms-client-request-id: client-1\nCache-Control: no-cache\n"
-                  "X-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n") != std::string::npos);
-  CHECK(created.body.find(
-            R"("odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element")") !=
+                  "X-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n") !=
         std::string::npos);
+  CHECK(
+      created.body.find(
+          R"("odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element")") !=
+      std::string::npos);
   CHECK(created.Find("x-ms-request-id")->size() == 36);
 
   Response inserted = f.Run("POST", "/devstoreaccount1/orders",
@@ -130,14 +135,15 @@ TEST_CASE("service: a create-table round trip carries every common header", "[se
 TEST_CASE("service: an unsigned request is refused with a JSON AuthenticationFailed", "[service]") {
   ServiceFixture f;
   Response response = f.Run("GET", "/devstoreaccount1/Tables", {}, kJson, false);
-  CHECK(Dump(response) ==
-        "403\nContent-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\n"
-        "x-ms-error-code: AuthenticationFailed\nx-ms-request-id: <id>\nx-ms-version: 2019-02-02\n"
-        "Date: Sat, 21 Nov 2026 05:21:46 GMT\nServer: Malachite/0.1 Windows-Azure-Table/1.0\n"
-        "Cache-Control: no-cache\nX-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n\n"
-        R"({"odata.error":{"code":"AuthenticationFailed","message":{"lang":"en-US","value":"Server )"
-        "failed to authenticate the request. Make sure the value of Authorization header is formed "
-        R"(correctly including the signature.\nRequestId:<id>\nTime:2026-11-21T05:21:46.0000000Z"}}})");
+  CHECK(
+      Dump(response) ==
+      "403\nContent-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\n"
+      "x-ms-error-code: AuthenticationFailed\nx-ms-request-id: <id>\nx-ms-version: 2019-02-02\n"
+      "Date: Sat, 21 Nov 2026 05:21:46 GMT\nServer: Malachite/0.1 Windows-Azure-Table/1.0\n"
+      "Cache-Control: no-cache\nX-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n\n"
+      R"({"odata.error":{"code":"AuthenticationFailed","message":{"lang":"en-US","value":"Server )"
+      "failed to authenticate the request. Make sure the value of Authorization header is formed "
+      R"(correctly including the signature.\nRequestId:<id>\nTime:2026-11-21T05:21:46.0000000Z"}}})");
 }
 
 TEST_CASE("service: a request dated 16 minutes ago fails and the XML form carries the detail",
@@ -169,23 +175,22 @@ TEST_CASE("service: routing, version and size failures are rendered with the ech
   CHECK(bad_version.Find("x-ms-error-code") == "InvalidHeaderValue");
   CHECK(bad_version.Find("x-ms-version") == "2019-02-02");
 
-  Response too_large = f.Run("POST", "/devstoreaccount1/orders", std::string(4 * 1024 * 1024 + 1, ' '),
-                             kJson);
+  Response too_large =
+      f.Run("POST", "/devstoreaccount1/orders", std::string(4 * 1024 * 1024 + 1, ' '), kJson);
   CHECK(too_large.status == 413);
   CHECK(too_large.Find("x-ms-error-code") == "RequestBodyTooLarge");
 
-  Response verbose = f.Run("GET", "/devstoreaccount1/Tables", {},
-                           {{"Accept", "application/json;odata=verbose"}});
+  Response verbose =
+      f.Run("GET", "/devstoreaccount1/Tables", {}, {{"Accept", "application/json;odata=verbose"}});
   CHECK(verbose.status == 415);
   CHECK(verbose.Find("x-ms-error-code") == "JsonVerboseFormatNotSupported");
 }
 
 TEST_CASE("service: preflight requests are not authenticated", "[service]") {
   ServiceFixture f;
-  Response response = f.Run("OPTIONS", "/devstoreaccount1/Tables", {},
-                            {{"Origin", "http://example.com"},
-                             {"Access-Control-Request-Method", "GET"}},
-                            false);
+  Response response =
+      f.Run("OPTIONS", "/devstoreaccount1/Tables", {},
+            {{"Origin", "http://example.com"}, {"Access-Control-Request-Method", "GET"}}, false);
   CHECK(response.status != 403);
   CHECK_FALSE(response.Find("DataServiceVersion"));
 }
