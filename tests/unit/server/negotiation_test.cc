@@ -44,7 +44,9 @@ std::string Level(const Request& request, const Route& route,
 }
 
 std::string Version(std::vector<Header> headers) {
-  auto version = NegotiateVersion(Make(std::move(headers)), kNow);
+  // The returned view points into the request: keep it alive while reading the result.
+  const Request request = Make(std::move(headers));
+  auto version = NegotiateVersion(request, kNow);
   return version ? std::string(*version) : std::string(version.error().AzureCode());
 }
 
