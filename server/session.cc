@@ -34,6 +34,10 @@ constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::uint64_t kBodyLimit = limits::kRequestBodyMax + 64 * 1024;
 // Long $filter expressions and keys travel in the request line.
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
+// How long and how much a connection answered early (e.g. 413 before its body was read) is
+// drained before it is closed.
+constexpr auto kDrainTime = std::chrono::seconds(5);
+constexpr std::size_t kDrainBytes = 256 * 1024 * 1024;
 
 // Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
 // executor (its strand) once the write is durable or failed. The writer thread only posts.
@@ -113,6 +117,23 @@ asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared&
   co_await WriteResponse(stream, exchange.response, 11, false, head, shared.timeout);
 }
 
+// Azure: spec §9.3 — a client that writes its whole oversized body before reading (http.client,
+// Node's http, the SDKs' pipelines) must see the 413. Closing with unread bytes in the receive
+// buffer sends a TCP reset, which makes that client fail with EPIPE/ECONNRESET instead; so stop
+// sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
+asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  std::array<char, 16 * 1024> scratch;
+  std::size_t drained = 0;
+  stream.expires_after(kDrainTime);
+  while (drained < kDrainBytes) {
+    auto [ec, n] = co_await stream.async_read_some(asio::buffer(scratch), kTuple);
+    if (ec) break;
+    drained += n;
+  }
+}
+
 }  // namespace
 
 asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
@@ -134,7 +155,10 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
     beast::error_code ec =
         co_await ReadRequest(stream, buffer, parser, exchange.request, shared.timeout);
     if (ec) {
-      if (!IsQuietClose(ec)) co_await AnswerBadRequest(stream, shared, exchange, head, ec);
+      if (!IsQuietClose(ec)) {
+        co_await AnswerBadRequest(stream, shared, exchange, head, ec);
+        co_await DrainBeforeClose(stream);
+      }
       break;
     }
     shared.in_flight.fetch_add(1);
