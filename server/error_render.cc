@@ -1,16 +1,39 @@
 #include "server/error_render.h"
 
 #include "common/datetime.h"
+#include "common/encoding.h"
 
 namespace malachite::server {
 namespace {
 
 constexpr std::string_view kJsonErrorType =
     "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+// Azure: spec §8.1 — error bodies are UTF-8 JSON or XML. Messages may quote hostile input (an
+// If-Match value, a $filter, a string-to-sign), so invalid UTF-8 bytes become U+FFFD instead of
+// making the whole body unparsable for the client.
+std::string ValidUtf8(std::string_view text) {
+  if (IsValidUtf8(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t len = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    if (i + len <= text.size() && IsValidUtf8(text.substr(i, len))) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out.append(kReplacement);
+      ++i;
+    }
+  }
+  return out;
+}
 
 void AppendJsonEscaped(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
-  for (char c : text) {
+  for (char c : ValidUtf8(text)) {
     switch (c) {
       case '"':
         out += "\\\"";
@@ -40,7 +63,7 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
 }
 
 void AppendXmlEscaped(std::string& out, std::string_view text) {
-  for (char c : text) {
+  for (char c : ValidUtf8(text)) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -57,8 +80,18 @@ void AppendXmlEscaped(std::string& out, std::string_view text) {
       case '\'':
         out += "&apos;";
         break;
-      default:
+      case '\t':
+      case '\n':
+      case '\r':
         out.push_back(c);
+        break;
+      default:
+        // XML 1.0 has no way to write other control characters, not even as references.
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out.append(kReplacement);
+        } else {
+          out.push_back(c);
+        }
     }
   }
 }

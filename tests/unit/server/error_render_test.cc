@@ -48,6 +48,22 @@ TEST_CASE("error_render: a custom message is JSON-escaped", "[error]") {
   CHECK(out.body.find(R"("value":"bad \"x\"\tat 3\nRequestId:id)") != std::string::npos);
 }
 
+TEST_CASE("error_render: invalid UTF-8 quoted from the request becomes U+FFFD in JSON and XML",
+          "[error]") {
+  // E.g. CheckIfMatch quotes the If-Match header, which may carry any byte.
+  const Error error{ErrorCode::kInvalidInput, "etag 'W/\xff\xc3' and \xc3\xa9", "sts '\x01\xfe'"};
+  Response json;
+  RenderError(error, ErrorFormat::kJson, "id", kNow, json);
+  CHECK(
+      json.body.find("\"value\":\"etag 'W/\xEF\xBF\xBD\xEF\xBF\xBD' and \xc3\xa9\\nRequestId:id") !=
+      std::string::npos);
+  Response xml;
+  RenderError(Error{ErrorCode::kAuthenticationFailed, {}, error.detail}, ErrorFormat::kStorageXml,
+              "id", kNow, xml);
+  CHECK(xml.body.find("<AuthenticationErrorDetail>sts &apos;\xEF\xBF\xBD\xEF\xBF\xBD&apos;<") !=
+        std::string::npos);
+}
+
 TEST_CASE("error_render: storage XML carries AuthenticationErrorDetail, escaped", "[error]") {
   Response out;
   RenderError(Error{ErrorCode::kAuthenticationFailed, {}, "string to sign: 'a<b'"},
