@@ -291,7 +291,9 @@ Result<Selection> ParseSelect(std::string_view text) {
   while (true) {
     const std::size_t comma = text.find(',');
     const std::string_view name = trim(text.substr(0, comma));
-    if (name.empty() || name == "*") return Fail(ErrorCode::kInvalidInput);
+    // Azure: spec §6.4 — unknown names come back as null members, so each name is echoed into
+    // the JSON body and must be valid UTF-8.
+    if (name.empty() || name == "*" || !IsValidUtf8(name)) return Fail(ErrorCode::kInvalidInput);
     // Repeated names are kept once so the rendered object has no duplicate members.
     if (std::find(selection.names.begin(), selection.names.end(), name) == selection.names.end()) {
       selection.names.emplace_back(name);

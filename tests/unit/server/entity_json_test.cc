@@ -184,6 +184,9 @@ TEST_CASE("entity_json: ParseSelect trims, deduplicates and rejects empty names"
   CHECK(show("A,,B") == "InvalidInput");
   CHECK(show("A,") == "InvalidInput");
   CHECK(show(",A") == "InvalidInput");
+  // Names are echoed as JSON members (null when missing): invalid UTF-8 would break the body.
+  CHECK(show("A,\xff") == "InvalidInput");
+  CHECK(show("\xc3\xa9t\xc3\xa9") == "[\xc3\xa9t\xc3\xa9]");
   std::string many;
   for (int i = 0; i < 256; ++i) many += (i ? ",p" : "p") + std::to_string(i);
   CHECK(show(many) == "InvalidInput");
