@@ -60,11 +60,14 @@ auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
       token, std::move(write));
 }
 
+// Errors after which nobody is left to answer. Not partial_message: a client that half-closed
+// after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
+// 400 InvalidInput.
 bool IsQuietClose(const beast::error_code& ec) {
-  return ec == http::error::end_of_stream || ec == http::error::partial_message ||
-         ec == beast::error::timeout || ec == asio::error::eof ||
-         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-         ec == asio::error::broken_pipe || ec == asio::error::not_connected;
+  return ec == http::error::end_of_stream || ec == beast::error::timeout ||
+         ec == asio::error::eof || ec == asio::error::connection_reset ||
+         ec == asio::error::operation_aborted || ec == asio::error::broken_pipe ||
+         ec == asio::error::not_connected;
 }
 
 // Reads one request (through `parser`, into the Request it fills). Returns the error; on

@@ -88,5 +88,19 @@ TEST_CASE(
   CHECK(response.find("Connection: close\r\n") != std::string::npos);
 }
 
+TEST_CASE(
+    "session: a body shorter than its Content-Length, then end of input, is answered 400 "
+    "InvalidInput",
+    "[session]") {
+  OneSessionServer server;
+  const std::string head =
+      "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+      "Accept: application/json;odata=minimalmetadata\r\nContent-Type: application/json\r\n"
+      "Content-Length: 100\r\n\r\n{\"TableName\":";
+  const std::string response = SendThenRead(server.port(), head, 0);
+  CHECK(response.substr(0, 26) == "HTTP/1.1 400 Bad Request\r\n");
+  CHECK(response.find(R"({"odata.error":{"code":"InvalidInput")") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace malachite::server
