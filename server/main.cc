@@ -43,6 +43,8 @@ int main(int argc, char** argv, char** envp) {
     std::fprintf(stderr, "malachite: %s\n", store.error().message.c_str());
     return 1;
   }
+  // With --port 0 the bound port is only known now; it is the default Host of base URLs.
+  config->port = port;
   server::Service service(*config, **store, SystemClock::Instance());
 
   const AccountConfig& account = config->accounts.front();

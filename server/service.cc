@@ -1,5 +1,7 @@
 #include "server/service.h"
 
+#include <algorithm>
+
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/limits.h"
@@ -68,8 +70,13 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
 std::string Service::BaseUrl(const Exchange& exchange) const {
   // Azure: spec §4.1 — odata.metadata and friends are built from the Host header + account.
   auto host = exchange.request.Find("Host");
+  // The Host value is echoed into JSON bodies and Location headers: anything but visible ASCII
+  // (a hostile or broken client) would make them invalid, so such a Host is not used.
+  const bool usable = host && !host->empty() && std::all_of(host->begin(), host->end(), [](char c) {
+                        return c > ' ' && c < 0x7f && c != '"' && c != '\\';
+                      });
   std::string url = exchange.request.secure ? "https://" : "http://";
-  url += host && !host->empty() ? *host : std::string_view(default_host_);
+  url += usable ? *host : std::string_view(default_host_);
   url += '/';
   url += exchange.route.account;
   return url;

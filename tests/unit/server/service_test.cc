@@ -186,6 +186,24 @@ TEST_CASE("service: routing, version and size failures are rendered with the ech
   CHECK(verbose.Find("x-ms-error-code") == "JsonVerboseFormatNotSupported");
 }
 
+TEST_CASE("service: a Host that is not visible ASCII is not echoed into bodies and Location",
+          "[service]") {
+  ServiceFixture f;
+  auto headers = kJson;
+  headers.insert(headers.begin(), Header{"Host", "h\xff\"st:1"});
+  Response created =
+      f.Run("POST", "/devstoreaccount1/Tables", R"({"TableName":"orders"})", headers);
+  CHECK(created.status == 201);
+  CHECK(created.Find("Location") == "http://127.0.0.1:10002/devstoreaccount1/Tables('orders')");
+  CHECK(created.body ==
+        R"({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element",)"
+        R"("TableName":"orders"})");
+  headers.front().value = "localhost:10002";
+  Response listed = f.Run("GET", "/devstoreaccount1/Tables", {}, headers);
+  CHECK(listed.body.find(R"("http://localhost:10002/devstoreaccount1/$metadata#Tables")") !=
+        std::string::npos);
+}
+
 TEST_CASE("service: preflight requests are not authenticated", "[service]") {
   ServiceFixture f;
   Response response =
