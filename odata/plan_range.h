@@ -1,0 +1,58 @@
+// Key ranges of a scan plan, in the service's key order: (PartitionKey, RowKey), each by UTF-16
+// code unit (spec §5 "Ordering"; the evaluator's CompareUtf16Order and storage's key encoding
+// agree on it). Shaped like storage::KeyBound/KeyRange, which odata may not name.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace malachite::odata {
+
+// One end of a key range. With `row_key` unset the bound is the edge of partition
+// `partition_key`: for a lower bound its start (inclusive) or its end (exclusive: the range
+// starts after the partition); for an upper bound its end (inclusive) or its start (exclusive).
+struct PlanBound {
+  std::string partition_key;
+  std::optional<std::string> row_key;
+  bool inclusive = true;
+};
+
+// Keys between `lower` and `upper`; an unset bound is the start/end of the table.
+struct PlanRange {
+  std::optional<PlanBound> lower;
+  std::optional<PlanBound> upper;
+
+  // Exactly one key: both bounds inclusive on the same PartitionKey and RowKey.
+  bool IsPoint() const;
+  // Exactly one whole partition: both bounds inclusive edges of the same PartitionKey.
+  bool IsPartition() const;
+  // Both bounds set and inside one partition (a point and a whole partition included).
+  bool InOnePartition() const;
+  // True when no key can lie inside (lower at or after upper).
+  bool IsEmpty() const;
+};
+
+// Sorts `ranges` by lower bound, drops empty ones and merges those that overlap or touch, so the
+// result is disjoint and in key order. Never loses a key of the input.
+std::vector<PlanRange> NormalizeRanges(std::vector<PlanRange> ranges);
+
+// `ranges` (disjoint, in key order) restricted to keys >= (pk, rk), or >= the start of partition
+// `pk` when `rk` is unset: the resume point of a continuation. Ranges wholly before it are dropped.
+std::vector<PlanRange> ClipRanges(const std::vector<PlanRange>& ranges, std::string_view pk,
+                                  std::optional<std::string_view> rk);
+
+// True when the key (pk, rk) is inside `range`.
+bool RangeContains(const PlanRange& range, std::string_view pk, std::string_view rk);
+
+// `'a'/'1'` (a point), `'a'/*` (a whole partition), else `[lower .. upper)` with brackets for
+// inclusive ends, `'pk'/*` for a partition edge, `'pk'/'rk'` for a key, -inf/+inf for open ends.
+// Strings in OData quoting ('' for '); bytes outside printable ASCII and '\' print as \xNN.
+std::string DumpRange(const PlanRange& range);
+// `[r1, r2, ...]`.
+std::string DumpRanges(const std::vector<PlanRange>& ranges);
+// A string in the quoting DumpRange uses.
+void AppendQuotedKey(std::string& out, std::string_view key);
+
+}  // namespace malachite::odata
