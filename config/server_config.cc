@@ -11,9 +11,9 @@ namespace {
 constexpr std::string_view kLogLevels[] = {"trace", "debug",    "info", "warn",
                                            "error", "critical", "off"};
 
-constexpr std::string_view kValueFlags[] = {"--host",           "--port",    "--data-dir",
-                                            "--log-level",      "--threads", "--map-size-mb",
-                                            "--request-timeout"};
+constexpr std::string_view kValueFlags[] = {
+    "--host",    "--port",        "--data-dir",        "--log-level",
+    "--threads", "--map-size-mb", "--request-timeout", "--query-budget-ms"};
 
 template <typename T>
 Result<T> ParseNumber(std::string_view flag, std::string_view text, T min, T max) {
@@ -107,6 +107,10 @@ Result<void> ApplyFlag(ServerConfig& config, std::string_view flag, std::string_
     auto seconds = ParseNumber<unsigned>(flag, value, 1, 86400);
     if (!seconds) return tl::unexpected(seconds.error());
     config.request_timeout_seconds = *seconds;
+  } else if (flag == "--query-budget-ms") {
+    auto ms = ParseNumber<unsigned>(flag, value, 1, 3600000);
+    if (!ms) return tl::unexpected(ms.error());
+    config.query_budget_ms = *ms;
   } else {
     return Fail(ErrorCode::kInvalidInput,
                 "unknown option '" + std::string(flag) + "' (try --help)");
@@ -136,6 +140,12 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   if (auto accounts = FindEnv(envp, "MALACHITE_ACCOUNTS")) {
     if (auto ok = ParseAccounts(*accounts, config.accounts); !ok) return tl::unexpected(ok.error());
   }
+  if (auto explain = FindEnv(envp, "MALACHITE_EXPLAIN")) {
+    if (*explain != "0" && *explain != "1") {
+      return Fail(ErrorCode::kInvalidInput, "MALACHITE_EXPLAIN must be 0 or 1");
+    }
+    config.explain = *explain == "1";
+  }
   for (int i = 1; i < argc; ++i) {
     std::string_view arg(argv[i]);
     if (arg == "--help" || arg == "-h") {
@@ -144,6 +154,10 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
     }
     if (arg == "--no-sync") {
       config.sync = false;
+      continue;
+    }
+    if (arg == "--explain") {
+      config.explain = true;
       continue;
     }
     if (arg.substr(0, 2) != "--") {
@@ -183,11 +197,17 @@ std::string HelpText() {
          "  --map-size-mb <n>        LMDB map size in MiB (default 1048576 = 1 TiB)\n"
          "  --request-timeout <s>    seconds to receive one request / idle keep-alive (default "
          "60)\n"
+         "  --query-budget-ms <n>    wall time a query page may scan before it returns a\n"
+         "                           partial page with a continuation (default 5000)\n"
+         "  --explain                add x-malachite-query-plan to query responses: the scan\n"
+         "                           plan, the query class the real service would use, and\n"
+         "                           entities scanned/returned (default off)\n"
          "  --help                   print this help and exit\n"
          "\n"
          "Environment:\n"
          "  MALACHITE_ACCOUNTS=name1:key1[:key2];name2:key   extra accounts (base64 keys); the\n"
-         "      default account devstoreaccount1 uses the well-known emulator key.\n";
+         "      default account devstoreaccount1 uses the well-known emulator key.\n"
+         "  MALACHITE_EXPLAIN=1      same as --explain\n";
 }
 
 }  // namespace malachite

@@ -47,6 +47,13 @@ struct ServerConfig {
   bool sync = true;
   // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
+  // --explain, or MALACHITE_EXPLAIN=1: Query Entities/Query Tables responses carry
+  // x-malachite-query-plan (the scan plan, the service's query class, entities scanned and
+  // returned). Default off.
+  bool explain = false;
+  // --query-budget-ms: wall time one query page may scan before it returns what it has plus a
+  // continuation (spec §6.5). Default 5000.
+  unsigned query_budget_ms = 5000;
   // --help was given: the caller prints HelpText() and exits 0.
   bool help = false;
 };

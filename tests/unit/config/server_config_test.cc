@@ -102,4 +102,26 @@ TEST_CASE("config: a malformed MALACHITE_ACCOUNTS entry is refused", "[config]")
   CHECK(bad_key.error().message == "MALACHITE_ACCOUNTS: the key of account 'acct1' is not base64");
 }
 
+TEST_CASE(
+    "config: the query plan header is off by default and on with --explain or MALACHITE_EXPLAIN=1",
+    "[config]") {
+  auto defaults = Parse({});
+  REQUIRE(defaults);
+  CHECK_FALSE(defaults->explain);
+  CHECK(defaults->query_budget_ms == 5000);
+  auto flag = Parse({"--explain", "--query-budget-ms", "250"});
+  REQUIRE(flag);
+  CHECK(flag->explain);
+  CHECK(flag->query_budget_ms == 250);
+  auto env = Parse({}, {"MALACHITE_EXPLAIN=1"});
+  REQUIRE(env);
+  CHECK(env->explain);
+  CHECK_FALSE(Parse({}, {"MALACHITE_EXPLAIN=yes"}));
+  CHECK_FALSE(Parse({"--query-budget-ms", "0"}));
+  const std::string help = HelpText();
+  CHECK(help.find("--explain") != std::string::npos);
+  CHECK(help.find("MALACHITE_EXPLAIN") != std::string::npos);
+  CHECK(help.find("--query-budget-ms") != std::string::npos);
+}
+
 }  // namespace malachite
