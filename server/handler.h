@@ -2,7 +2,10 @@
 // an ordinary function from a routed, authenticated request to an Outcome.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +20,13 @@ namespace malachite::server {
 // Azure: spec §5.1 — the JSON metadata level negotiated from $format/Accept (spec §2.3).
 enum class MetadataLevel { kNone, kMinimal, kFull };
 
+// What one query read and returned. Azure: spec §12.1 — the service's entity rate counts the
+// entities a query scans, not those it returns, so later throttling charges `scanned`.
+struct QueryStats {
+  std::uint64_t scanned = 0;   // entities (or tables) read from storage, matching or not
+  std::uint64_t returned = 0;  // entities (or tables) in the response
+};
+
 struct RequestContext {
   const Request& request;
   const Route& route;
@@ -24,6 +34,13 @@ struct RequestContext {
   std::string base_url;  // "http://host:port/<account>", for odata.metadata/odata.id/Location
   const Clock& clock;
   storage::Store& store;
+  // x-ms-request-id of the response, for error messages rendered inside a body ($batch parts,
+  // spec §7.4). Empty in callers that do not know it.
+  std::string_view request_id = {};
+  // Query settings from ServerConfig: x-malachite-query-plan on query responses (--explain), and
+  // the wall time one query page may scan (--query-budget-ms, spec §6.5).
+  bool explain = false;
+  std::chrono::milliseconds query_budget{5000};
 };
 
 // What a handler produces. Reads are answered at once in `response`. A write sets `write`: the
@@ -34,6 +51,8 @@ struct Outcome {
   Response response;
   storage::WriteFn write;
   std::function<Result<void>(Response&, Result<void> write_result)> finish;
+  // Set by the query handlers (Query Entities, Query Tables, Get Entity).
+  std::optional<QueryStats> query_stats;
 };
 
 // Runs the handler for ctx.route.op (tables, entities, queries). Errors carry the Azure code.

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "common/limits.h"
+#include "server/batch_handler.h"
 #include "server/entity_handlers.h"
 #include "server/handler.h"
 #include "server/query_handlers.h"
@@ -33,6 +34,8 @@ Result<Outcome> Dispatch(const RequestContext& ctx) {
       return HandleWriteEntity(ctx);
     case Operation::kDeleteEntity:
       return HandleDeleteEntity(ctx);
+    case Operation::kBatch:
+      return HandleBatch(ctx);
     default:
       break;
   }

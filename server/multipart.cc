@@ -93,9 +93,13 @@ Result<BatchOperation> ParseOperationPart(const MultipartPart& part) {
   }
   auto request = ParseEmbeddedRequest(part.content);
   if (!request) return tl::unexpected(request.error());
-  BatchOperation operation{std::move(*request), std::nullopt};
-  if (const auto id = part.Find("Content-ID")) operation.content_id = std::string(*id);
-  return operation;
+  // Content-ID sits in the part headers (Python, docs) or, from the legacy node SDK, among the
+  // embedded request's headers (spec §7.2); either is echoed.
+  auto id = part.Find("Content-ID");
+  if (!id) id = request->Find("Content-ID");
+  std::optional<std::string> content_id;
+  if (id) content_id = std::string(*id);
+  return BatchOperation{std::move(*request), std::move(content_id)};
 }
 
 }  // namespace

@@ -59,10 +59,13 @@ void Exchange::Reset() {
   finish = nullptr;
   request_id.clear();
   version.clear();
+  query_stats.reset();
 }
 
 Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
     : default_host_(config.host + ":" + std::to_string(config.port)),
+      explain_(config.explain),
+      query_budget_(config.query_budget_ms),
       authenticator_(config.accounts),
       store_(store),
       clock_(clock) {}
@@ -106,10 +109,14 @@ Result<void> Service::Run(Exchange& exchange) const {
   auto level = NegotiateMetadata(exchange.request, r, exchange.version);
   if (!level) return tl::unexpected(level.error());
 
-  RequestContext ctx{exchange.request, r, *level, BaseUrl(exchange), clock_, store_};
+  RequestContext ctx{exchange.request, r, *level, BaseUrl(exchange), clock_, store_,
+                     exchange.request_id};
+  ctx.explain = explain_;
+  ctx.query_budget = query_budget_;
   auto outcome = Dispatch(ctx);
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
+  exchange.query_stats = outcome->query_stats;
   if (outcome->write) {
     exchange.write = std::move(outcome->write);
     exchange.finish = std::move(outcome->finish);
