@@ -44,6 +44,7 @@ class MalachiteServer:
     def start(self, timeout=20.0):
         binary = binary_path()
         if not os.path.exists(binary):
+            self.cleanup()
             raise RuntimeError("server binary not found: %s (set MALACHITE_BIN)" % binary)
         self.log_path = os.path.join(self._log_dir, "server-%d.log" % next(self._starts))
         args = [binary, "--host", "127.0.0.1", "--port", "0", "--data-dir", self.data_dir,
@@ -62,7 +63,7 @@ class MalachiteServer:
                 break
             time.sleep(0.02)
         log = self.log()
-        self.kill9()
+        self.cleanup()
         raise RuntimeError("server did not report its port (exit %s); log:\n%s"
                            % (self.process.returncode, log))
 
