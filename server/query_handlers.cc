@@ -5,74 +5,18 @@
 #include <vector>
 
 #include "common/encoding.h"
+#include "odata/planner.h"
 #include "server/entity_json.h"
+#include "server/query_log.h"
 
 namespace malachite::server {
 namespace {
-
-// Azure: spec §6.5 — a query may run about 5 s before the service returns what it has plus a
-// continuation. Checked every kBudgetStride scanned entities to keep the clock off the hot path.
-constexpr std::chrono::seconds kScanBudget{5};
-constexpr std::size_t kBudgetStride = 4096;
-
-odata::ValueView ViewOf(const EdmValue& value) {
-  odata::ValueView view;
-  view.type = value.type;
-  view.integer = value.integer;
-  view.number = value.number;
-  view.bytes = value.bytes;
-  return view;
-}
-
-odata::ValueView StringView(std::string_view text) {
-  odata::ValueView view;
-  view.type = EdmType::kString;
-  view.bytes = text;
-  return view;
-}
-
-std::optional<odata::ValueView> SystemProperty(std::string_view name, std::string_view pk,
-                                               std::string_view rk, DateTime timestamp) {
-  if (name == "PartitionKey") return StringView(pk);
-  if (name == "RowKey") return StringView(rk);
-  if (name == "Timestamp") {
-    odata::ValueView view;
-    view.type = EdmType::kDateTime;
-    view.integer = timestamp.ticks;
-    return view;
-  }
-  return std::nullopt;
-}
-
-// An EntityView for $filter: properties are read in place from LMDB memory, so an entity the
-// filter rejects is never copied; only a matching one is decoded, for the page.
-class ViewSource final : public odata::PropertySource {
- public:
-  explicit ViewSource(const storage::EntityView& view) : view_(view) {}
-  std::optional<odata::ValueView> Get(std::string_view name) const override {
-    if (auto system = SystemProperty(name, view_.partition_key(), view_.row_key(),
-                                     view_.timestamp())) {
-      return system;
-    }
-    const auto property = view_.GetProperty(name);
-    if (!property) return std::nullopt;
-    odata::ValueView view;
-    view.type = property->type;
-    view.integer = property->integer;
-    view.number = property->number;
-    view.bytes = property->bytes;
-    return view;
-  }
-
- private:
-  const storage::EntityView& view_;
-};
 
 struct QueryOptions {
   std::optional<odata::Filter> filter;
   Selection select;
   std::size_t top = 0;
-  storage::KeyRange range;
+  std::optional<ScanStart> start;
 };
 
 Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
@@ -91,14 +35,14 @@ Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
   if (next_pk != nullptr && !next_pk->empty()) {
     auto pk = DecodeContinuationKey(*next_pk);
     if (!pk) return tl::unexpected(pk.error());
-    storage::KeyBound lower{std::move(*pk), std::nullopt, true};
+    ScanStart start{std::move(*pk), std::nullopt};
     const std::string* next_rk = query.Find("NextRowKey");
     if (next_rk != nullptr && !next_rk->empty()) {
       auto rk = DecodeContinuationKey(*next_rk);
       if (!rk) return tl::unexpected(rk.error());
-      lower.row_key = std::move(*rk);
+      start.row_key = std::move(*rk);
     }
-    options.range.lower = std::move(lower);
+    options.start = std::move(start);
   }
   return options;
 }
@@ -111,16 +55,6 @@ Result<storage::TableInfo> FindTableForRead(storage::ReadView& view, const Reque
 }
 
 }  // namespace
-
-std::optional<odata::ValueView> EntitySource::Get(std::string_view name) const {
-  if (auto system =
-          SystemProperty(name, entity_.partition_key, entity_.row_key, entity_.timestamp)) {
-    return system;
-  }
-  const Property* property = entity_.Find(name);
-  if (property == nullptr) return std::nullopt;
-  return ViewOf(property->value);
-}
 
 Result<std::optional<odata::Filter>> ParseFilterParam(const QueryParams& query) {
   const std::string* text = query.Find("$filter");
@@ -168,42 +102,31 @@ Result<std::string> DecodeContinuationKey(std::string_view token) {
 Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   auto options = ParseQueryOptions(ctx.route.query);
   if (!options) return tl::unexpected(options.error());
+  // The plan points into options->filter, which stays in place until the end of this call.
+  const odata::ScanPlan plan = odata::ScanPlan::Make(options->filter ? &*options->filter : nullptr);
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto table = FindTableForRead(**view, ctx);
   if (!table) return tl::unexpected(table.error());
-
-  std::vector<Entity> page;
-  page.reserve(std::min<std::size_t>(options->top, 128));
-  std::optional<std::pair<std::string, std::string>> next;
-  std::size_t scanned = 0;
-  const auto deadline = std::chrono::steady_clock::now() + kScanBudget;
-  auto visited = (*view)->ScanEntities(*table, options->range, [&](const storage::EntityView& e) {
-    // Azure: spec §6.5 — stop when the page is full or the budget is spent; the continuation
-    // is the first entity not examined.
-    const bool out_of_budget =
-        ++scanned % kBudgetStride == 0 && std::chrono::steady_clock::now() > deadline;
-    if (page.size() == options->top || out_of_budget) {
-      next.emplace(std::string(e.partition_key()), std::string(e.row_key()));
-      return false;
-    }
-    if (options->filter && !options->filter->Matches(ViewSource(e))) return true;
-    page.push_back(e.Decode());
-    return true;
-  });
-  if (!visited) return tl::unexpected(visited.error());
+  const ScanLimits limits{options->top, std::chrono::steady_clock::now() + ctx.query_budget};
+  auto page = ScanPage(**view, *table, plan, options->start, limits);
+  if (!page) return tl::unexpected(page.error());
   view->reset();  // end the snapshot before rendering
 
+  const QueryStats stats{page->scanned, page->entities.size()};
+  LogQuery(ctx.route.account, table->name, plan, stats);
   Outcome outcome;
+  outcome.query_stats = stats;
   Response& response = outcome.response;
-  response.body = RenderEntityFeed(page, ctx.metadata,
+  response.body = RenderEntityFeed(page->entities, ctx.metadata,
                                    EntityLocation{ctx.base_url, ctx.route.account, table->name},
                                    options->select);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
-  if (next) {
-    response.Set("x-ms-continuation-NextPartitionKey", EncodeContinuationKey(next->first));
-    response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(next->second));
+  if (page->next) {
+    response.Set("x-ms-continuation-NextPartitionKey", EncodeContinuationKey(page->next->first));
+    response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(page->next->second));
   }
+  if (ctx.explain) response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));
   return outcome;
 }
 
@@ -223,6 +146,7 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
     return Fail(ErrorCode::kResourceNotFound);
   }
   Outcome outcome;
+  outcome.query_stats = QueryStats{1, 1};
   Response& response = outcome.response;
   response.body.reserve(256);
   AppendEntityJson(response.body, **entity, ctx.metadata,

@@ -9,15 +9,19 @@
 #include "common/entity.h"
 #include "odata/filter.h"
 #include "server/entity_json.h"
+#include "server/entity_scan.h"
 #include "server/handler.h"
 
 namespace malachite::server {
 
 // Azure: spec §4.11, §6.5 — one page of entities in (PartitionKey, RowKey) order starting at the
 // NextPartitionKey/NextRowKey continuation (inclusive; NextRowKey absent = start of that
-// partition), filtered by $filter, projected by $select, at most $top (<= 1000) entities. When
-// the scan stops before the end of the table, x-ms-continuation-NextPartitionKey/NextRowKey name
-// the first entity not examined, so every entity appears exactly once across pages.
+// partition), filtered by $filter, projected by $select, at most $top (<= 1000) entities. Only
+// the key ranges of the filter's odata::ScanPlan are scanned. When the scan stops early (page
+// full, or ctx.query_budget spent: a partial, possibly empty, page),
+// x-ms-continuation-NextPartitionKey/NextRowKey name the first entity not examined, so every
+// entity appears exactly once across pages. Sets Outcome::query_stats; with ctx.explain the
+// response carries x-malachite-query-plan (plan dump, scanned=N returned=M).
 // Errors: kTableNotFound, kInvalidInput (bad $filter/$select/$top/continuation token).
 Result<Outcome> HandleQueryEntities(const RequestContext& ctx);
 
@@ -38,16 +42,5 @@ Result<Selection> ParseSelectParam(const QueryParams& query);
 std::string EncodeContinuationKey(std::string_view key);
 // The key inside a token from EncodeContinuationKey; kInvalidInput when malformed.
 Result<std::string> DecodeContinuationKey(std::string_view token);
-
-// Exposes an Entity to $filter: PartitionKey and RowKey (String), Timestamp (DateTime) and the
-// custom properties. Views into `entity`, which must outlive this object.
-class EntitySource final : public odata::PropertySource {
- public:
-  explicit EntitySource(const Entity& entity) : entity_(entity) {}
-  std::optional<odata::ValueView> Get(std::string_view name) const override;
-
- private:
-  const Entity& entity_;
-};
 
 }  // namespace malachite::server

@@ -3,7 +3,9 @@
 // session owns the socket and, for writes, awaits the store between Handle and Complete.
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "common/clock.h"
@@ -32,6 +34,8 @@ struct Exchange {
   std::function<Result<void>(Response&, Result<void>)> finish;
   std::string request_id;
   std::string version;
+  // What a query read and returned (Outcome::query_stats), for throttling and logs.
+  std::optional<QueryStats> query_stats;
 
   Exchange() = default;
   Exchange(const Exchange&) = delete;
@@ -66,6 +70,8 @@ class Service {
   std::string BaseUrl(const Exchange& exchange) const;
 
   std::string default_host_;  // "host:port" for requests without a Host header
+  bool explain_ = false;      // ServerConfig::explain
+  std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
   storage::Store& store_;
   const Clock& clock_;

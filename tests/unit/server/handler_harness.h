@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -43,6 +44,9 @@ class Harness {
   }
 
   storage::Store& store() { return *store_; }
+  // RequestContext query settings for the next Run calls.
+  bool explain = false;
+  std::chrono::milliseconds query_budget{5000};
   ManualClock& clock() { return clock_; }
 
   // Runs the request and returns the response; errors are rendered as status + Azure code in
@@ -52,6 +56,7 @@ class Harness {
     std::string error_code;  // empty on success
     std::vector<Header> headers;
     std::string body;
+    std::optional<QueryStats> query_stats;  // Outcome::query_stats
     std::optional<std::string_view> Find(std::string_view name) const {
       for (const Header& h : headers) {
         if (h.name == name) return h.value;
@@ -71,6 +76,8 @@ class Harness {
     auto route = RouteRequest(request);
     if (!route) return ErrorReply(route.error(), {});
     RequestContext ctx{request, *route, level, std::string(kBaseUrl), clock_, *store_};
+    ctx.explain = explain;
+    ctx.query_budget = query_budget;
     auto outcome = Dispatch(ctx);
     if (!outcome) return ErrorReply(outcome.error(), {});
     Response& response = outcome->response;
@@ -80,6 +87,7 @@ class Harness {
       if (!finished) return ErrorReply(finished.error(), response.headers);
     }
     reply.status = response.status;
+    reply.query_stats = outcome->query_stats;
     reply.headers = std::move(response.headers);
     reply.body = std::move(response.body);
     return reply;
