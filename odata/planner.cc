@@ -112,9 +112,18 @@ std::vector<Interval> KeyIntervals(CompareOp op, const std::string& value) {
   return {Interval{}};
 }
 
-KeySet PlanComparison(const Expr& expr, bool negated) {
-  const bool on_pk = expr.property == "PartitionKey";
-  if (!on_pk && expr.property != "RowKey") return All(false);  // not a key: no narrowing
+// The property names that are the first and second key: PartitionKey and RowKey for entities,
+// TableName alone for the table catalog.
+struct KeyNames {
+  std::string_view first;
+  std::string_view second;
+};
+
+KeySet PlanComparison(const Expr& expr, bool negated, const KeyNames& keys) {
+  const bool on_pk = expr.property == keys.first;
+  if (!on_pk && (keys.second.empty() || expr.property != keys.second)) {
+    return All(false);  // not a key: no narrowing
+  }
   const Literal& literal = expr.literal;
   if (literal.type != EdmType::kString) {
     // Azure: spec §6.2 — a key is a String, so against another type the comparison is the same
@@ -165,16 +174,16 @@ KeySet IntersectSets(KeySet a, KeySet b) {
   return out;
 }
 
-KeySet PlanExpr(const Expr& expr, bool negated) {
+KeySet PlanExpr(const Expr& expr, bool negated, const KeyNames& keys) {
   switch (expr.kind) {
     case Expr::Kind::kCompare:
-      return PlanComparison(expr, negated);
+      return PlanComparison(expr, negated, keys);
     case Expr::Kind::kNot:
-      return PlanExpr(*expr.left, !negated);
+      return PlanExpr(*expr.left, !negated, keys);
     case Expr::Kind::kAnd:
     case Expr::Kind::kOr: {
-      KeySet left = PlanExpr(*expr.left, negated);
-      KeySet right = PlanExpr(*expr.right, negated);
+      KeySet left = PlanExpr(*expr.left, negated, keys);
+      KeySet right = PlanExpr(*expr.right, negated, keys);
       // De Morgan: under a negation `and` becomes `or` and vice versa.
       const bool unite = (expr.kind == Expr::Kind::kOr) != negated;
       return unite ? Unite(std::move(left), std::move(right))
@@ -317,9 +326,22 @@ std::string_view ServiceClassName(ServiceClass service) {
 }
 
 ScanPlan ScanPlan::Make(const Filter* filter) {
-  ScanPlan plan;
+  ScanPlan plan = Build(filter, "PartitionKey", "RowKey");
   plan.service_ = ClassifyForService(filter);
-  const KeySet set = filter ? PlanExpr(filter->root(), false) : All(true);
+  return plan;
+}
+
+ScanPlan ScanPlan::MakeForTables(const Filter* filter) {
+  ScanPlan plan = Build(filter, "TableName", {});
+  plan.for_tables_ = true;
+  return plan;
+}
+
+ScanPlan ScanPlan::Build(const Filter* filter, std::string_view first_key,
+                         std::string_view second_key) {
+  ScanPlan plan;
+  const KeyNames keys{first_key, second_key};
+  const KeySet set = filter ? PlanExpr(filter->root(), false, keys) : All(true);
   bool exact = set.exact;
   std::vector<PlanRange> ranges;
   ranges.reserve(set.boxes.size());
@@ -341,8 +363,10 @@ std::string ScanPlan::Dump() const {
   if (kind_ == PlanKind::kPoints || kind_ == PlanKind::kRanges) {
     out += "(" + std::to_string(ranges_.size()) + ")";
   }
-  out += " service=";
-  out += ServiceClassName(service_);
+  if (!for_tables_) {
+    out += " service=";
+    out += ServiceClassName(service_);
+  }
   out += " ranges=" + DumpRanges(ranges_);
   out += " residual=";
   out += residual_ ? PrintableDump(*residual_) : "none";

@@ -58,6 +58,10 @@ class ScanPlan {
   // matches nothing, `PartitionKey gt 5` everything); other properties do not narrow; `not` is
   // pushed down to the comparisons. The filter must outlive the plan (the residual points to it).
   static ScanPlan Make(const Filter* filter);
+  // The same over the table catalog (Query Tables): TableName is the only key, so ranges have
+  // no RowKey side (a name is the partition edge pair `'name'/*`); the Dump has no service class.
+  // A caller checks a name with RangeContains(range, name, "").
+  static ScanPlan MakeForTables(const Filter* filter);
 
   PlanKind kind() const { return kind_; }
   ServiceClass service_class() const { return service_; }
@@ -80,10 +84,14 @@ class ScanPlan {
   std::string Dump() const;
 
  private:
+  static ScanPlan Build(const Filter* filter, std::string_view first_key,
+                        std::string_view second_key);
+
   PlanKind kind_ = PlanKind::kTableScan;
   ServiceClass service_ = ServiceClass::kTableScan;
   std::vector<PlanRange> ranges_;
   const Filter* residual_ = nullptr;
+  bool for_tables_ = false;
 };
 
 }  // namespace malachite::odata

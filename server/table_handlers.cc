@@ -1,17 +1,20 @@
 #include "server/table_handlers.h"
 
+#include <simdjson.h>
+
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
-#include <simdjson.h>
-
 #include "common/encoding.h"
 #include "common/validation.h"
 #include "odata/filter.h"
+#include "odata/planner.h"
 #include "server/entity_json.h"
 #include "server/query_handlers.h"
+#include "server/query_log.h"
 
 namespace malachite::server {
 namespace {
@@ -98,6 +101,31 @@ Result<std::string> ParseTableName(std::string_view body) {
     return std::string(name);
   }
   return Fail(ErrorCode::kPropertiesNeedValue);
+}
+
+// True when `name` lies in one of the plan's TableName ranges.
+bool InPlan(const odata::ScanPlan& plan, std::string_view name) {
+  for (const odata::PlanRange& range : plan.ranges()) {
+    if (odata::RangeContains(range, name, "")) return true;
+  }
+  return false;
+}
+
+// Runs `visit` over the tables `plan` can match, in catalog order from `from_lower` on.
+Result<void> VisitPlannedTables(storage::ReadView& view, std::string_view account,
+                                std::string_view from_lower, const odata::ScanPlan& plan,
+                                const std::function<bool(const storage::TableInfo&)>& visit) {
+  if (plan.kind() == odata::PlanKind::kEmpty) return {};
+  if (plan.kind() == odata::PlanKind::kPartition) {
+    // `TableName eq 'x'`: one catalog lookup (case-insensitive; the caller checks the exact name).
+    auto table = view.FindTable(account, plan.ranges().front().lower->partition_key);
+    if (!table) return tl::unexpected(table.error());
+    if (*table && AsciiLower((*table)->name) >= from_lower) visit(**table);
+    return {};
+  }
+  // Emulator: the catalog is in case-insensitive order and filters compare case-sensitively, so
+  // other TableName ranges do not map to one catalog range: every table is examined.
+  return view.ScanTables(account, from_lower, visit);
 }
 
 void SetJsonBody(Response& response, int status, std::string body, MetadataLevel level) {
@@ -189,7 +217,8 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
   auto select = ParseSelectParam(ctx.route.query);
   if (!select) return tl::unexpected(select.error());
   std::string from_lower;
-  if (const std::string* next = ctx.route.query.Find("NextTableName")) from_lower = AsciiLower(*next);
+  if (const std::string* next = ctx.route.query.Find("NextTableName"))
+    from_lower = AsciiLower(*next);
 
   std::string body;
   body.reserve(256);
@@ -201,28 +230,36 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
   }
   body.append("\"value\":[");
   const TableRender how{ctx.metadata, ctx.base_url, ctx.route.account, &*select};
-  std::size_t count = 0;
+  // The plan points into *filter, which stays in place until the end of this call.
+  const odata::ScanPlan plan = odata::ScanPlan::MakeForTables(*filter ? &**filter : nullptr);
+  QueryStats stats;
   std::optional<std::string> next_name;
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
-  auto scanned = (*view)->ScanTables(
-      ctx.route.account, from_lower, [&](const storage::TableInfo& info) {
-        // Azure: spec §6.5 — the continuation names the first table not returned.
-        if (count == *top) {
-          next_name = info.name;
-          return false;
-        }
-        if (*filter && !(*filter)->Matches(TableSource(info.name))) return true;
-        if (count++ > 0) body.push_back(',');
-        AppendTableJson(body, info.name, how, false);
-        return true;
-      });
-  if (!scanned) return tl::unexpected(scanned.error());
+  // Visits one table in catalog order; false to stop.
+  auto visit = [&](const storage::TableInfo& info) {
+    // Azure: spec §6.5 — the continuation names the first table not returned.
+    if (stats.returned == *top) {
+      next_name = info.name;
+      return false;
+    }
+    ++stats.scanned;
+    if (!InPlan(plan, info.name) || !plan.Matches(TableSource(info.name))) return true;
+    if (stats.returned++ > 0) body.push_back(',');
+    AppendTableJson(body, info.name, how, false);
+    return true;
+  };
+  auto visited = VisitPlannedTables(**view, ctx.route.account, from_lower, plan, visit);
+  if (!visited) return tl::unexpected(visited.error());
   body.append("]}");
 
   Outcome outcome;
+  outcome.query_stats = stats;
   SetJsonBody(outcome.response, 200, std::move(body), ctx.metadata);
   if (next_name) outcome.response.Set("x-ms-continuation-NextTableName", std::move(*next_name));
+  if (ctx.explain) {
+    outcome.response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));
+  }
   return outcome;
 }
 

@@ -178,6 +178,23 @@ TEST_CASE("planner: RangesFrom resumes at a continuation key", "[odata]") {
   CHECK(DumpRanges(ScanPlan::Make(nullptr).RangesFrom("b", "")) == "[['b'/'' .. +inf)]");
 }
 
+TEST_CASE("planner: Query Tables plans over TableName alone", "[odata]") {
+  auto plan = [](std::string_view text) {
+    auto filter = Filter::Parse(text);
+    REQUIRE(filter);
+    return ScanPlan::MakeForTables(&*filter).Dump();
+  };
+  CHECK(plan("TableName eq 'orders'") == "plan=partition ranges=['orders'/*] residual=none");
+  CHECK(plan("TableName ge 'pre' and TableName lt 'prf'") ==
+        "plan=partition-range ranges=[['pre'/* .. 'prf'/*)] residual=none");
+  CHECK(plan("TableName eq 'a' or TableName eq 'b'") ==
+        "plan=ranges(2) ranges=['a'/*, 'b'/*] residual=none");
+  CHECK(plan("RowKey eq 'x'") ==
+        "plan=table-scan ranges=[(-inf .. +inf)] residual=(eq RowKey 'x')");
+  CHECK(ScanPlan::MakeForTables(nullptr).Dump() ==
+        "plan=table-scan ranges=[(-inf .. +inf)] residual=none");
+}
+
 // ---- Properties over random filters and entities ----
 
 struct Key {
