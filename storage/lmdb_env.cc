@@ -64,7 +64,8 @@ Result<void> OpenDatabases(MDB_env* env, Databases* dbs) {
   if (!txn) return tl::unexpected<Error>(txn.error());
   for (auto [dbi, name] :
        {std::pair{&dbs->meta, "meta"}, std::pair{&dbs->tables, "tables"},
-        std::pair{&dbs->entities, "entities"}, std::pair{&dbs->reclaim, "reclaim"}}) {
+        std::pair{&dbs->entities, "entities"}, std::pair{&dbs->reclaim, "reclaim"},
+        std::pair{&dbs->settings, "settings"}}) {
     auto opened = OpenDbi(txn->get(), name);
     if (!opened) return tl::unexpected<Error>(opened.error());
     *dbi = *opened;

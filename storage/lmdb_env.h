@@ -25,6 +25,7 @@ struct Databases {
   MDB_dbi tables = 0;    // catalog: account 0x00 lower(name) -> table record
   MDB_dbi entities = 0;  // entity key -> entity record (or overflow bucket)
   MDB_dbi reclaim = 0;   // table id -> reclaim record
+  MDB_dbi settings = 0;  // table ACLs and account service properties (settings_db.h)
 };
 
 class LmdbEnv {

@@ -61,4 +61,12 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
   return failure;
 }
 
+Result<std::optional<std::string>> LmdbReadView::GetTableAcl(const TableInfo& table) {
+  return core_.settings.Get(txn_.get(), TableAclKey(table.id));
+}
+
+Result<std::optional<std::string>> LmdbReadView::GetServiceProperties(std::string_view account) {
+  return core_.settings.Get(txn_.get(), ServicePropertiesKey(account));
+}
+
 }  // namespace malachite::storage

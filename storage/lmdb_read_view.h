@@ -43,6 +43,8 @@ class LmdbReadView final : public ReadView {
                                           std::string_view rk) override;
   Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
                             const std::function<bool(const EntityView&)>& visit) override;
+  Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) override;
+  Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
 
  private:
   const StoreCore& core_;

@@ -91,6 +91,11 @@ class ReadView {
   // gets lives until it returns.
   virtual Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
                                     const std::function<bool(const EntityView&)>& visit) = 0;
+  // The ACL record of `table` as last written by WriteContext::SetTableAcl (opaque bytes: the
+  // server decides the encoding), or nullopt when none was ever set.
+  virtual Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) = 0;
+  // The service properties record of `account` (opaque, see SetServiceProperties), or nullopt.
+  virtual Result<std::optional<std::string>> GetServiceProperties(std::string_view account) = 0;
 };
 
 // What one request may do inside the writer's transaction. Runs on the writer thread inside a
@@ -117,6 +122,14 @@ class WriteContext {
   // False when absent.
   virtual Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
                                     std::string_view rk) = 0;
+  // Replaces the ACL record of `table` (opaque bytes; DeleteTable removes it). Errors:
+  // kTableNotFound when `table` was deleted since it was looked up.
+  virtual Result<void> SetTableAcl(const TableInfo& table, std::string_view record) = 0;
+  // The service properties record of `account`, or nullopt (read inside the write, so a partial
+  // update can merge with the current record atomically).
+  virtual Result<std::optional<std::string>> GetServiceProperties(std::string_view account) = 0;
+  // Replaces the service properties record of `account` (opaque bytes).
+  virtual Result<void> SetServiceProperties(std::string_view account, std::string_view record) = 0;
 };
 
 using WriteFn = std::function<Result<void>(WriteContext&)>;

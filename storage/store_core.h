@@ -6,17 +6,20 @@
 
 #include "storage/entity_db.h"
 #include "storage/lmdb_env.h"
+#include "storage/settings_db.h"
 #include "storage/table_catalog.h"
 
 namespace malachite::storage {
 
 struct StoreCore {
   explicit StoreCore(std::unique_ptr<LmdbEnv> e)
-      : env(std::move(e)), catalog(env->dbs()), entities(env->dbs().entities) {}
+      : env(std::move(e)), catalog(env->dbs()), entities(env->dbs().entities),
+        settings(env->dbs().settings) {}
 
   std::unique_ptr<LmdbEnv> env;
   TableCatalog catalog;
   EntityDb entities;
+  SettingsDb settings;
 };
 
 }  // namespace malachite::storage

@@ -21,6 +21,8 @@ Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_
   auto id = core_.catalog.Delete(txn_, account, name);
   if (!id) return tl::unexpected<Error>(id.error());
   if (!*id) return false;
+  // The table's stored access policies go with it (a new table of that name starts without).
+  if (auto ok = core_.settings.Delete(txn_, TableAclKey(**id)); !ok) return tl::unexpected(ok.error());
   tables_deleted_ = true;
   bytes_written_ += 64;
   return true;
@@ -56,6 +58,25 @@ Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_v
   AppendEntityKey(&key_buf_, table.id, pk, rk);
   bytes_written_ += key_buf_.size();
   return core_.entities.Delete(txn_, key_buf_);
+}
+
+Result<void> TxnWriteContext::SetTableAcl(const TableInfo& table, std::string_view record) {
+  auto live = core_.catalog.FindId(txn_, table.account, table.name, &key_buf_);
+  if (!live) return tl::unexpected<Error>(live.error());
+  if (*live != table.id) return Fail(ErrorCode::kTableNotFound);
+  bytes_written_ += 16 + record.size();
+  return core_.settings.Put(txn_, TableAclKey(table.id), record);
+}
+
+Result<std::optional<std::string>> TxnWriteContext::GetServiceProperties(
+    std::string_view account) {
+  return core_.settings.Get(txn_, ServicePropertiesKey(account));
+}
+
+Result<void> TxnWriteContext::SetServiceProperties(std::string_view account,
+                                                   std::string_view record) {
+  bytes_written_ += account.size() + record.size();
+  return core_.settings.Put(txn_, ServicePropertiesKey(account), record);
 }
 
 }  // namespace malachite::storage

@@ -40,6 +40,9 @@ class TxnWriteContext final : public WriteContext {
   Result<void> PutEntity(const TableInfo& table, const Entity& entity) override;
   Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
                             std::string_view rk) override;
+  Result<void> SetTableAcl(const TableInfo& table, std::string_view record) override;
+  Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
+  Result<void> SetServiceProperties(std::string_view account, std::string_view record) override;
 
  private:
   const StoreCore& core_;
