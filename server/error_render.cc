@@ -119,7 +119,8 @@ bool ListsJson(std::string_view list) {
     entry = entry.substr(0, entry.find(';'));
     while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
     while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
-    if (entry.size() == 16 && (entry == "application/json" || entry == "APPLICATION/JSON")) {
+    // Media types are case-insensitive (RFC 9110 §8.3.1), as NegotiateMetadata treats them.
+    if (AsciiIEquals(entry, "application/json")) {
       return true;
     }
   }

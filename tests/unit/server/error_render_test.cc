@@ -102,6 +102,8 @@ TEST_CASE("error_render: the format follows Accept, $format and the operation", 
         ErrorFormat::kJson);
   CHECK(ChooseErrorFormat(WithAccept("application/atom+xml, application/json"), &entities,
                           not_found) == ErrorFormat::kJson);
+  CHECK(ChooseErrorFormat(WithAccept("Application/JSON;odata=minimalmetadata"), &entities,
+                          not_found) == ErrorFormat::kJson);
   CHECK(ChooseErrorFormat(WithAccept(""), &entities, not_found) == ErrorFormat::kJson);
   CHECK(ChooseErrorFormat(WithAccept(""), nullptr, not_found) == ErrorFormat::kJson);
   CHECK(ChooseErrorFormat(WithAccept("application/atom+xml"), &entities, not_found) ==
