@@ -181,6 +181,9 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
       shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
     }
     const bool keep_alive = parser.keep_alive() && !shared.stopping.load();
+    // RFC 9110 §9.3.2: a response to HEAD carries no content; writing the (error) body would
+    // desynchronise a keep-alive client, which reads the next response from those bytes.
+    if (exchange.request.method == "HEAD") exchange.response.body.clear();
     beast::error_code wec = co_await WriteResponse(stream, exchange.response, parser.version(),
                                                    keep_alive, head, shared.timeout);
     spdlog::debug("{} {} {} -> {} ({} us)", remote, exchange.request.method,

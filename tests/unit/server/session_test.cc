@@ -102,5 +102,17 @@ TEST_CASE(
   CHECK(response.find(R"({"odata.error":{"code":"InvalidInput")") != std::string::npos);
 }
 
+TEST_CASE("session: the answer to HEAD has no body, so a keep-alive client stays in sync",
+          "[session]") {
+  OneSessionServer server;
+  const std::string head = "HEAD /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string response = SendThenRead(server.port(), head + head, 0);
+  // Two complete heads (405, no content) and nothing else on the wire.
+  CHECK(response.substr(0, 32) == "HTTP/1.1 405 Method Not Allowed\r");
+  const std::size_t second = response.find("\r\n\r\nHTTP/1.1 405 Method Not Allowed\r\n");
+  REQUIRE(second != std::string::npos);
+  CHECK(response.find("\r\n\r\n", second + 4) == response.size() - 4);
+}
+
 }  // namespace
 }  // namespace malachite::server
