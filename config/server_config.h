@@ -54,8 +54,33 @@ struct ServerConfig {
   // --query-budget-ms: wall time one query page may scan before it returns what it has plus a
   // continuation (spec §6.5). Default 5000.
   unsigned query_budget_ms = 5000;
+  // --in-memory: keep the data in a fresh temp dir under /dev/shm (else $TMPDIR, else /tmp) that
+  // is removed at startup once the store has it open (so nothing is left behind, even after
+  // kill -9); data_dir is then ignored. Implies no fsync. Default off.
+  bool in_memory = false;
+  // --loose: accept requests without (valid) authentication and with any or no x-ms-version
+  // (like Azurite's --loose/--skipApiVersionCheck). Default off.
+  bool loose = false;
+  // --log-format: "text" (human) or "json" (one JSON object per line, for log collectors).
+  std::string log_format = "text";
+  // --access-log-level: the level of the one-line-per-request access log (trace..critical, off).
+  // Default debug: invisible under the default --log-level info, so benchmarks pay nothing.
+  std::string access_log_level = "debug";
+  // --cert/--key: PEM certificate (chain) and private key; when set the port speaks HTTPS only.
+  // Both or neither. Default: plain HTTP.
+  std::string cert_file;
+  std::string key_file;
+  // --config / MALACHITE_CONFIG: the config file that was read ("" when none).
+  std::string config_file;
+  // --probe URL: do not serve; GET the URL (http or https, certificate not verified) and exit 0
+  // on 200, 1 otherwise. For container health checks without curl.
+  std::string probe_url;
   // --help was given: the caller prints HelpText() and exits 0.
   bool help = false;
+  // --version was given: the caller prints the version and exits 0.
+  bool version = false;
+  // --man (hidden) was given: the caller prints ManPage() and exits 0 (used by the build).
+  bool man = false;
 };
 
 // Parses `argv` (flags `--name value` or `--name=value`) and the environment `envp` (a

@@ -8,6 +8,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -42,7 +43,30 @@ class BeastListener final : public Listener {
   explicit BeastListener(const ServerConfig& config)
       : threads_(std::max(1u, config.threads)),
         timeout_(config.request_timeout_seconds),
+        access_log_level_(spdlog::level::from_str(config.access_log_level)),
         acceptor_(ioc_) {}
+
+  // Loads the PEM certificate chain and key when --cert/--key are set; every connection then
+  // speaks TLS.
+  Result<void> LoadTls(const ServerConfig& config) {
+    if (config.cert_file.empty()) return {};
+    tls_.emplace(asio::ssl::context::tls_server);
+    beast::error_code ec;
+    // TLS 1.2 and 1.3 only (what the Azure SDKs and the real service use).
+    tls_->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                          asio::ssl::context::no_tlsv1_1,
+                      ec);
+    if (tls_->use_certificate_chain_file(config.cert_file, ec); ec) {
+      return Fail(ErrorCode::kInternalError,
+                  "cannot load --cert '" + config.cert_file + "': " + ec.message());
+    }
+    if (tls_->use_private_key_file(config.key_file, asio::ssl::context::pem, ec); ec) {
+      return Fail(ErrorCode::kInternalError,
+                  "cannot load --key '" + config.key_file + "': " + ec.message());
+    }
+    return {};
+  }
 
   Result<void> Bind(const ServerConfig& config) {
     const std::string where = config.host + ":" + std::to_string(config.port);
@@ -67,8 +91,11 @@ class BeastListener final : public Listener {
 
   std::uint16_t port() const override { return acceptor_.local_endpoint().port(); }
 
+  bool secure() const override { return tls_.has_value(); }
+
   void Run(const Service& service, storage::Store& store) override {
     shared_.emplace(service, store, timeout_);
+    shared_->access_log_level = access_log_level_;
     asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
     asio::signal_set signals(ioc_, SIGINT, SIGTERM);
     signals.async_wait([this](const beast::error_code& ec, int signal) {
@@ -100,8 +127,17 @@ class BeastListener final : public Listener {
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
       auto executor = socket.get_executor();
-      asio::co_spawn(executor, RunSession(beast::tcp_stream(std::move(socket)), *shared_),
-                     [](std::exception_ptr e) { LogException("session", e); });
+      auto on_done = [](std::exception_ptr e) { LogException("session", e); };
+      if (tls_) {
+        asio::co_spawn(executor,
+                       RunSession(asio::ssl::stream<beast::tcp_stream>(
+                                      beast::tcp_stream(std::move(socket)), *tls_),
+                                  *shared_),
+                       on_done);
+      } else {
+        asio::co_spawn(executor, RunSession(beast::tcp_stream(std::move(socket)), *shared_),
+                       on_done);
+      }
     }
   }
 
@@ -123,6 +159,9 @@ class BeastListener final : public Listener {
 
   unsigned threads_;
   std::chrono::seconds timeout_;
+  spdlog::level::level_enum access_log_level_;
+  // Set with --cert/--key. Declared before the sessions that use it (they die with ioc_).
+  std::optional<asio::ssl::context> tls_;
   // Declared before ioc_: session frames (destroyed with ioc_) refer to it.
   std::optional<Shared> shared_;
   asio::io_context ioc_;
@@ -133,6 +172,7 @@ class BeastListener final : public Listener {
 
 Result<std::unique_ptr<Listener>> Listener::Open(const ServerConfig& config) {
   auto listener = std::make_unique<BeastListener>(config);
+  if (auto ok = listener->LoadTls(config); !ok) return tl::unexpected(ok.error());
   if (auto ok = listener->Bind(config); !ok) return tl::unexpected(ok.error());
   return std::unique_ptr<Listener>(std::move(listener));
 }

@@ -14,14 +14,18 @@ namespace malachite::server {
 
 class Listener {
  public:
-  // Binds and listens on config.host:config.port (port 0 picks a free port). Errors:
-  // kInternalError with a one-line message ("cannot listen on 127.0.0.1:10002: Address already
-  // in use").
+  // Binds and listens on config.host:config.port (port 0 picks a free port); with
+  // config.cert_file/key_file set, loads them and serves HTTPS only. Errors: kInternalError with a
+  // one-line message ("cannot listen on 127.0.0.1:10002: Address already in use", "cannot load
+  // --cert 'x.pem': ...").
   static Result<std::unique_ptr<Listener>> Open(const ServerConfig& config);
   virtual ~Listener() = default;
 
   // The port actually bound.
   virtual std::uint16_t port() const = 0;
+
+  // True when connections speak TLS (--cert/--key).
+  virtual bool secure() const = 0;
 
   // Serves connections with `service` (writes go to `store`) on config.threads threads; returns
   // after SIGINT/SIGTERM once in-flight requests finished (bounded wait). After Run returns, the

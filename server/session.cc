@@ -13,12 +13,16 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http.hpp>
 
 #include "common/limits.h"
+#include "server/access_log.h"
+#include "server/admin_endpoints.h"
 #include "server/http_codec.h"
 
 namespace malachite::server {
@@ -38,6 +42,16 @@ constexpr std::uint32_t kHeaderLimit = 64 * 1024;
 // drained before it is closed.
 constexpr auto kDrainTime = std::chrono::seconds(5);
 constexpr std::size_t kDrainBytes = 256 * 1024 * 1024;
+// How long a TLS close_notify exchange may take at the end of a connection.
+constexpr auto kTlsShutdownTime = std::chrono::seconds(2);
+
+using TlsStream = asio::ssl::stream<beast::tcp_stream>;
+
+// The TCP layer under `stream` (itself for plain connections): timeouts and socket calls.
+template <typename Stream>
+beast::tcp_stream& Tcp(Stream& stream) {
+  return beast::get_lowest_layer(stream);
+}
 
 // Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
 // executor (its strand) once the write is durable or failed. The writer thread only posts.
@@ -64,7 +78,9 @@ auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
 // after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
 // 400 InvalidInput.
 bool IsQuietClose(const beast::error_code& ec) {
+  // stream_truncated: a TLS peer that closed without close_notify (common, harmless here).
   return ec == http::error::end_of_stream || ec == beast::error::timeout ||
+         ec == asio::ssl::error::stream_truncated ||
          ec == asio::error::eof || ec == asio::error::connection_reset ||
          ec == asio::error::operation_aborted || ec == asio::error::broken_pipe ||
          ec == asio::error::not_connected;
@@ -72,11 +88,11 @@ bool IsQuietClose(const beast::error_code& ec) {
 
 // Reads one request (through `parser`, into the Request it fills). Returns the error; on
 // success the parser is done.
-asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
-                                               beast::flat_buffer& buffer, RequestParser& parser,
-                                               const Request& request,
+template <typename Stream>
+asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffer& buffer,
+                                               RequestParser& parser, const Request& request,
                                                std::chrono::seconds timeout) {
-  stream.expires_after(timeout);
+  Tcp(stream).expires_after(timeout);
   auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   if (ec) co_return ec;
   // Clients that send `Expect: 100-continue` wait for this before sending the body.
@@ -94,20 +110,22 @@ asio::awaitable<beast::error_code> ReadRequest(beast::tcp_stream& stream,
 }
 
 // Writes exchange.response: the head serialized into `head`, then the body, in one gather write.
-asio::awaitable<beast::error_code> WriteResponse(beast::tcp_stream& stream, Response& response,
-                                                 int version, bool keep_alive, std::string& head,
+template <typename Stream>
+asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& response, int version,
+                                                 bool keep_alive, std::string& head,
                                                  std::chrono::seconds timeout) {
   if (StatusForbidsBody(response.status)) response.body.clear();
   SerializeResponseHead(response, version, keep_alive, head);
   const std::array<asio::const_buffer, 2> buffers = {asio::buffer(head),
                                                      asio::buffer(response.body)};
-  stream.expires_after(timeout);
+  Tcp(stream).expires_after(timeout);
   auto [ec, n] = co_await asio::async_write(stream, buffers, kTuple);
   co_return ec;
 }
 
 // Answers a request that could not be read (413 or 400); the caller then closes.
-asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared& shared,
+template <typename Stream>
+asio::awaitable<void> AnswerBadRequest(Stream& stream, SessionShared& shared,
                                        Exchange& exchange, std::string& head,
                                        const beast::error_code& ec) {
   const bool too_large = ec == http::error::body_limit;
@@ -124,6 +142,7 @@ asio::awaitable<void> AnswerBadRequest(beast::tcp_stream& stream, SessionShared&
 // Node's http, the SDKs' pipelines) must see the 413. Closing with unread bytes in the receive
 // buffer sends a TCP reset, which makes that client fail with EPIPE/ECONNRESET instead; so stop
 // sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
+// Over TLS the raw TCP bytes are discarded undecrypted: only their arrival matters.
 asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
@@ -137,9 +156,44 @@ asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
   }
 }
 
-}  // namespace
+// Runs one read request through the admin endpoints or the Table pipeline (awaiting the store
+// for writes); afterwards exchange.response is complete.
+asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
+  if (IsAdminTarget(exchange.request.target)) {
+    HandleAdminRequest(exchange.request, AdminContext{!shared.stopping.load()}, exchange.response);
+    co_return;
+  }
+  try {
+    shared.service.Handle(exchange);
+    if (exchange.write) {
+      auto result =
+          co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
+      exchange.write = nullptr;
+      shared.service.Complete(exchange, std::move(result));
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("{} {}: unexpected exception: {}", exchange.request.method,
+                  exchange.request.target, e.what());
+    shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
+  }
+}
 
-asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
+void LogAccess(const Exchange& exchange, const std::string& remote,
+               std::chrono::steady_clock::time_point started, spdlog::level::level_enum level) {
+  // The hot path pays one level comparison unless the line is printed.
+  if (!spdlog::should_log(level)) return;
+  thread_local std::string line;
+  line.clear();
+  FormatAccessLine(exchange, remote,
+                   std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now() - started),
+                   line);
+  spdlog::log(level, "{}", line);
+}
+
+// The request loop shared by plain and TLS connections.
+template <typename Stream>
+asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) {
   // Per-connection buffers, reused by every request of the connection.
   beast::flat_buffer buffer;
   Exchange exchange;
@@ -147,7 +201,7 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
   std::string remote;
   {
     beast::error_code ec;
-    auto endpoint = stream.socket().remote_endpoint(ec);
+    auto endpoint = Tcp(stream).socket().remote_endpoint(ec);
     if (!ec) remote = endpoint.address().to_string();
   }
   for (;;) {
@@ -160,42 +214,47 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
     if (ec) {
       if (!IsQuietClose(ec)) {
         co_await AnswerBadRequest(stream, shared, exchange, head, ec);
-        co_await DrainBeforeClose(stream);
+        co_await DrainBeforeClose(Tcp(stream));
       }
       break;
     }
     shared.in_flight.fetch_add(1);
     const auto started = std::chrono::steady_clock::now();
     exchange.request.remote_address = remote;
-    try {
-      shared.service.Handle(exchange);
-      if (exchange.write) {
-        auto result =
-            co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
-        exchange.write = nullptr;
-        shared.service.Complete(exchange, std::move(result));
-      }
-    } catch (const std::exception& e) {
-      spdlog::error("{} {}: unexpected exception: {}", exchange.request.method,
-                    exchange.request.target, e.what());
-      shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
-    }
+    exchange.request.secure = secure;
+    co_await Process(exchange, shared);
     const bool keep_alive = parser.keep_alive() && !shared.stopping.load();
     // RFC 9110 §9.3.2: a response to HEAD carries no content; writing the (error) body would
     // desynchronise a keep-alive client, which reads the next response from those bytes.
     if (exchange.request.method == "HEAD") exchange.response.body.clear();
     beast::error_code wec = co_await WriteResponse(stream, exchange.response, parser.version(),
                                                    keep_alive, head, shared.timeout);
-    spdlog::debug("{} {} {} -> {} ({} us)", remote, exchange.request.method,
-                  exchange.request.target, exchange.response.status,
-                  std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - started)
-                      .count());
+    LogAccess(exchange, remote, started, shared.access_log_level);
     shared.in_flight.fetch_sub(1);
     if (wec || !keep_alive) break;
   }
+}
+
+}  // namespace
+
+asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
+  co_await Serve(stream, shared, false);
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
+  Tcp(stream).expires_after(shared.timeout);
+  auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
+  if (ec) {
+    // E.g. a plain-HTTP client on the TLS port, or a client that does not trust the certificate.
+    spdlog::debug("TLS handshake failed: {}", ec.message());
+    co_return;
+  }
+  co_await Serve(stream, shared, true);
+  Tcp(stream).expires_after(kTlsShutdownTime);
+  auto [sec] = co_await stream.async_shutdown(kTuple);
+  (void)sec;  // the peer may well have closed already
 }
 
 }  // namespace malachite::server
