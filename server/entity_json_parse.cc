@@ -1,5 +1,5 @@
-#include "server/entity_json.h"
-
+// ParseEntityJson: entity request bodies (spec §5.2) through simdjson into validated Entities,
+// with the EDM value decoding of annotated and unannotated properties.
 #include <simdjson.h>
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/validation.h"
-#include "server/json_writer.h"
+#include "server/entity_json.h"
 
 namespace malachite::server {
 namespace {
@@ -18,8 +18,6 @@ namespace {
 namespace dom = simdjson::dom;
 
 constexpr std::string_view kTypeSuffix = "@odata.type";
-// Azure: spec §6.4 — at most 255 properties in $select (rec.: more is InvalidInput).
-constexpr std::size_t kMaxSelected = 255;
 // A parser that grew past this for a large body is dropped rather than kept per thread.
 constexpr std::size_t kKeepParserCapacity = 256 * 1024;
 
@@ -276,191 +274,6 @@ Result<ParsedEntity> ParseEntityJson(std::string_view body) {
     if (!ok) return tl::unexpected(std::move(ok.error()));
   }
   return parsed;
-}
-
-Result<Selection> ParseSelect(std::string_view text) {
-  Selection selection;
-  const auto trim = [](std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-  };
-  text = trim(text);
-  if (text.empty() || text == "*") return selection;
-  selection.all = false;
-  while (true) {
-    const std::size_t comma = text.find(',');
-    const std::string_view name = trim(text.substr(0, comma));
-    // Azure: spec §6.4 — unknown names come back as null members, so each name is echoed into
-    // the JSON body and must be valid UTF-8.
-    if (name.empty() || name == "*" || !IsValidUtf8(name)) return Fail(ErrorCode::kInvalidInput);
-    // Repeated names are kept once so the rendered object has no duplicate members.
-    if (std::find(selection.names.begin(), selection.names.end(), name) == selection.names.end()) {
-      selection.names.emplace_back(name);
-      if (selection.names.size() > kMaxSelected) return Fail(ErrorCode::kInvalidInput);
-    }
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return selection;
-}
-
-namespace {
-
-void AppendTypeAnnotation(JsonMembers& m, std::string_view name, EdmType type) {
-  m.AnnotationKey(name);
-  AppendJsonString(m.out(), EdmTypeName(type));
-}
-
-// One custom property: `annotate` adds `@odata.type` where spec §5.1 wants it.
-void AppendProperty(JsonMembers& m, const Property& p, bool annotate) {
-  const EdmValue& v = p.value;
-  std::string& out = m.out();
-  const bool finite_double = v.type == EdmType::kDouble && std::isfinite(v.number);
-  const bool inferable = v.type == EdmType::kString || v.type == EdmType::kInt32 ||
-                         v.type == EdmType::kBoolean || finite_double;
-  if (annotate && !inferable) AppendTypeAnnotation(m, p.name, v.type);
-  m.Key(p.name);
-  switch (v.type) {
-    case EdmType::kString:
-      AppendJsonString(out, v.bytes);
-      break;
-    case EdmType::kInt32:
-      AppendJsonInt(out, v.integer);
-      break;
-    case EdmType::kInt64:
-      out.push_back('"');
-      AppendJsonInt(out, v.integer);
-      out.push_back('"');
-      break;
-    case EdmType::kDouble:
-      if (finite_double) {
-        AppendJsonDouble(out, v.number);
-      } else {
-        out.append(std::isnan(v.number) ? "\"NaN\""
-                   : v.number > 0       ? "\"Infinity\""
-                                        : "\"-Infinity\"");
-      }
-      break;
-    case EdmType::kBoolean:
-      out.append(v.integer != 0 ? "true" : "false");
-      break;
-    case EdmType::kDateTime:
-      out.push_back('"');
-      AppendIso8601(out, v.AsDateTime());
-      out.push_back('"');
-      break;
-    case EdmType::kGuid:
-      AppendJsonString(out, FormatGuid(v.bytes));
-      break;
-    case EdmType::kBinary:
-      AppendJsonString(out, Base64Encode(v.bytes));
-      break;
-  }
-}
-
-bool Selected(const Selection& select, std::string_view name) {
-  return select.all ||
-         std::find(select.names.begin(), select.names.end(), name) != select.names.end();
-}
-
-bool IsSystemName(std::string_view name) {
-  return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
-}
-
-void AppendMetadataUrl(JsonMembers& m, const EntityLocation& where, std::string_view suffix) {
-  m.Key("odata.metadata");
-  std::string& out = m.out();
-  out.push_back('"');
-  AppendJsonEscaped(out, where.base_url);
-  out.append("/$metadata#");
-  AppendJsonEscaped(out, where.table);
-  out.append(suffix);
-  out.push_back('"');
-}
-
-// odata.type, odata.id, odata.etag and odata.editLink in the order of spec §5.3.
-void AppendEntityAnnotations(JsonMembers& m, const Entity& e, MetadataLevel level,
-                             const EntityLocation& where) {
-  std::string& out = m.out();
-  const bool full = level == MetadataLevel::kFull;
-  if (full) {
-    m.Key("odata.type");
-    out.push_back('"');
-    AppendJsonEscaped(out, where.account);
-    out.push_back('.');
-    AppendJsonEscaped(out, where.table);
-    out.push_back('"');
-    m.Key("odata.id");
-    out.push_back('"');
-    AppendJsonEscaped(out, where.base_url);
-    out.push_back('/');
-    AppendEntityPath(out, where.table, e.partition_key, e.row_key);
-    out.push_back('"');
-  }
-  m.Key("odata.etag");
-  AppendETagJson(out, e.timestamp);
-  if (full) {
-    m.Key("odata.editLink");
-    out.push_back('"');
-    AppendEntityPath(out, where.table, e.partition_key, e.row_key);
-    out.push_back('"');
-  }
-}
-
-}  // namespace
-
-void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
-                      const EntityLocation& where, const Selection& select,
-                      bool with_metadata_url) {
-  out.push_back('{');
-  JsonMembers m(out);
-  const bool annotate = level != MetadataLevel::kNone;
-  if (annotate) {
-    if (with_metadata_url) AppendMetadataUrl(m, where, "/@Element");
-    AppendEntityAnnotations(m, entity, level, where);
-  }
-  if (Selected(select, "PartitionKey")) m.String("PartitionKey", entity.partition_key);
-  if (Selected(select, "RowKey")) m.String("RowKey", entity.row_key);
-  if (Selected(select, "Timestamp")) {
-    if (level == MetadataLevel::kFull) AppendTypeAnnotation(m, "Timestamp", EdmType::kDateTime);
-    m.Key("Timestamp");
-    out.push_back('"');
-    AppendIso8601(out, entity.timestamp);
-    out.push_back('"');
-  }
-  if (select.all) {
-    for (const Property& p : entity.properties) AppendProperty(m, p, annotate);
-  } else {
-    // Azure: spec §6.4 — selected properties the entity lacks come back as null.
-    for (const std::string& name : select.names) {
-      if (IsSystemName(name)) continue;
-      if (const Property* p = entity.Find(name)) {
-        AppendProperty(m, *p, annotate);
-      } else {
-        m.Key(name);
-        out.append("null");
-      }
-    }
-  }
-  out.push_back('}');
-}
-
-std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,
-                             const EntityLocation& where, const Selection& select) {
-  std::string out;
-  out.reserve(128 + entities.size() * 256);
-  out.push_back('{');
-  JsonMembers m(out);
-  if (level != MetadataLevel::kNone) AppendMetadataUrl(m, where, "");
-  m.Key("value");
-  out.push_back('[');
-  for (std::size_t i = 0; i < entities.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    AppendEntityJson(out, entities[i], level, where, select, false);
-  }
-  out.append("]}");
-  return out;
 }
 
 }  // namespace malachite::server
