@@ -1,6 +1,10 @@
 #include "config/server_config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "common/encoding.h"
@@ -11,27 +15,78 @@ namespace {
 constexpr std::string_view kLogLevels[] = {"trace", "debug",    "info", "warn",
                                            "error", "critical", "off"};
 
-constexpr std::string_view kValueFlags[] = {
-    "--host",    "--port",        "--data-dir",        "--log-level",
-    "--threads", "--map-size-mb", "--request-timeout", "--query-budget-ms"};
+// One option of the table below: `name` is the flag without "--", the config-file key, and (upper
+// case, '-' -> '_', after "MALACHITE_") the environment variable. A switch (empty value_name)
+// takes no value on the command line and 1/0/true/false/on/off elsewhere.
+struct Option {
+  std::string_view name;
+  std::string_view value_name;
+  std::string_view default_text;  // empty: no default worth printing
+  std::string_view help;          // lines separated by '\n'
+  Result<void> (*apply)(ServerConfig& config, std::string_view flag, std::string_view value);
+  bool command_line_only = false;  // not read from the environment or a config file
+  bool hidden = false;             // not in --help (build and test plumbing)
+};
+
+Error BadValue(std::string_view flag, std::string_view value, std::string_view expected) {
+  return Error{ErrorCode::kInvalidInput,
+               "invalid value '" + std::string(value) + "' for " + std::string(flag) +
+                   " (expected " + std::string(expected) + ")",
+               {}};
+}
 
 template <typename T>
 Result<T> ParseNumber(std::string_view flag, std::string_view text, T min, T max) {
   T value{};
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    return Fail(ErrorCode::kInvalidInput, "invalid value '" + std::string(text) + "' for " +
-                                              std::string(flag) + " (expected an integer in " +
-                                              std::to_string(min) + ".." + std::to_string(max) +
-                                              ")");
+    return tl::unexpected(BadValue(
+        flag, text, "an integer in " + std::to_string(min) + ".." + std::to_string(max)));
   }
   return value;
 }
 
-Result<void> CheckKey(std::string_view account, std::string_view key) {
+// Parses into `out` and converts to `Field` (e.g. unsigned -> std::uint16_t).
+template <typename T, typename Field>
+Result<void> SetNumber(Field& out, std::string_view flag, std::string_view text, T min, T max) {
+  auto value = ParseNumber<T>(flag, text, min, max);
+  if (!value) return tl::unexpected(value.error());
+  out = static_cast<Field>(*value);
+  return {};
+}
+
+Result<void> SetSwitch(bool& out, std::string_view flag, std::string_view text) {
+  if (text.empty() || text == "1" || text == "true" || text == "on") {
+    out = true;
+  } else if (text == "0" || text == "false" || text == "off") {
+    out = false;
+  } else {
+    return tl::unexpected(BadValue(flag, text, "1, 0, true, false, on or off"));
+  }
+  return {};
+}
+
+Result<void> SetNonEmpty(std::string& out, std::string_view flag, std::string_view text) {
+  if (text.empty()) {
+    return Fail(ErrorCode::kInvalidInput, std::string(flag) + " needs a non-empty value");
+  }
+  out = std::string(text);
+  return {};
+}
+
+Result<void> SetLevel(std::string& out, std::string_view flag, std::string_view text) {
+  if (std::find(std::begin(kLogLevels), std::end(kLogLevels), text) == std::end(kLogLevels)) {
+    return tl::unexpected(
+        BadValue(flag, text, "trace, debug, info, warn, error, critical, off"));
+  }
+  out = std::string(text);
+  return {};
+}
+
+Result<void> CheckKey(std::string_view flag, std::string_view account, std::string_view key) {
   auto raw = Base64Decode(key);
   if (!raw || raw->empty()) {
-    return Fail(ErrorCode::kInvalidInput, "MALACHITE_ACCOUNTS: the key of account '" +
+    return Fail(ErrorCode::kInvalidInput, std::string(flag) + ": the key of account '" +
                                               std::string(account) + "' is not base64");
   }
   return {};
@@ -47,8 +102,10 @@ void UpsertAccount(std::vector<AccountConfig>& accounts, AccountConfig account) 
   accounts.push_back(std::move(account));
 }
 
-// MALACHITE_ACCOUNTS="name1:key1[:key2];name2:key2". Keys are base64, which has no ':' or ';'.
-Result<void> ParseAccounts(std::string_view text, std::vector<AccountConfig>& accounts) {
+// "name1:key1[:key2];name2:key2". Keys are base64, which has no ':' or ';'. Entries are merged
+// into the list (a later entry with the same name replaces an earlier one).
+Result<void> ParseAccounts(std::vector<AccountConfig>& accounts, std::string_view flag,
+                           std::string_view text) {
   while (!text.empty()) {
     std::size_t semi = text.find(';');
     std::string_view entry = text.substr(0, semi);
@@ -56,66 +113,115 @@ Result<void> ParseAccounts(std::string_view text, std::vector<AccountConfig>& ac
     if (entry.empty()) continue;
     std::size_t colon = entry.find(':');
     if (colon == std::string_view::npos || colon == 0) {
-      return Fail(ErrorCode::kInvalidInput,
-                  "MALACHITE_ACCOUNTS: entry '" + std::string(entry) + "' is not name:key");
+      return Fail(ErrorCode::kInvalidInput, std::string(flag) + ": entry '" + std::string(entry) +
+                                                "' is not name:key");
     }
     AccountConfig account{std::string(entry.substr(0, colon)), {}, {}};
     std::string_view keys = entry.substr(colon + 1);
     std::size_t colon2 = keys.find(':');
     account.key1 = std::string(keys.substr(0, colon2));
     if (colon2 != std::string_view::npos) account.key2 = std::string(keys.substr(colon2 + 1));
-    if (auto ok = CheckKey(account.name, account.key1); !ok) return ok;
+    if (auto ok = CheckKey(flag, account.name, account.key1); !ok) return ok;
     if (!account.key2.empty()) {
-      if (auto ok = CheckKey(account.name, account.key2); !ok) return ok;
+      if (auto ok = CheckKey(flag, account.name, account.key2); !ok) return ok;
     }
     UpsertAccount(accounts, std::move(account));
   }
   return {};
 }
 
-// Applies one flag that takes a value.
-Result<void> ApplyFlag(ServerConfig& config, std::string_view flag, std::string_view value) {
-  if (flag == "--host") {
-    if (value.empty()) return Fail(ErrorCode::kInvalidInput, "--host needs a non-empty value");
-    config.host = std::string(value);
-  } else if (flag == "--port") {
-    auto port = ParseNumber<unsigned>(flag, value, 0, 65535);
-    if (!port) return tl::unexpected(port.error());
-    config.port = static_cast<std::uint16_t>(*port);
-  } else if (flag == "--data-dir") {
-    if (value.empty()) return Fail(ErrorCode::kInvalidInput, "--data-dir needs a non-empty value");
-    config.data_dir = std::string(value);
-  } else if (flag == "--log-level") {
-    bool known = false;
-    for (auto level : kLogLevels) known = known || level == value;
-    if (!known) {
-      return Fail(
-          ErrorCode::kInvalidInput,
-          "invalid value '" + std::string(value) +
-              "' for --log-level (expected trace, debug, info, warn, error, critical, off)");
-    }
-    config.log_level = std::string(value);
-  } else if (flag == "--threads") {
-    auto threads = ParseNumber<unsigned>(flag, value, 1, 1024);
-    if (!threads) return tl::unexpected(threads.error());
-    config.threads = *threads;
-  } else if (flag == "--map-size-mb") {
-    auto mb = ParseNumber<std::uint64_t>(flag, value, 1, std::uint64_t{1} << 30);
-    if (!mb) return tl::unexpected(mb.error());
-    config.map_size_mb = *mb;
-  } else if (flag == "--request-timeout") {
-    auto seconds = ParseNumber<unsigned>(flag, value, 1, 86400);
-    if (!seconds) return tl::unexpected(seconds.error());
-    config.request_timeout_seconds = *seconds;
-  } else if (flag == "--query-budget-ms") {
-    auto ms = ParseNumber<unsigned>(flag, value, 1, 3600000);
-    if (!ms) return tl::unexpected(ms.error());
-    config.query_budget_ms = *ms;
-  } else {
-    return Fail(ErrorCode::kInvalidInput,
-                "unknown option '" + std::string(flag) + "' (try --help)");
+using C = ServerConfig;
+using V = std::string_view;
+
+// Every option, in --help order. Throttling and fault options live in throttle_config.h and are
+// listed after these.
+const Option kOptions[] = {
+    {"config", "<file>", "", "read options from <file>: 'name = value' lines, '#' comments",
+     [](C& c, V f, V v) { return SetNonEmpty(c.config_file, f, v); }},
+    {"host", "<addr>", "127.0.0.1", "address to listen on (0.0.0.0: every interface)",
+     [](C& c, V f, V v) { return SetNonEmpty(c.host, f, v); }},
+    {"port", "<n>", "10002", "TCP port; 0 picks a free one and prints it on stdout",
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.port, f, v, 0, 65535); }},
+    {"data-dir", "<dir>", "./data", "where the LMDB environment lives (created if missing)",
+     [](C& c, V f, V v) { return SetNonEmpty(c.data_dir, f, v); }},
+    {"in-memory", "", "off",
+     "keep the data in a temp dir under /dev/shm (else $TMPDIR) that is\n"
+     "removed as soon as it is open: nothing is left behind; ignores --data-dir",
+     [](C& c, V f, V v) { return SetSwitch(c.in_memory, f, v); }},
+    {"accounts", "<list>", "",
+     "extra accounts 'name:key[:key2];name2:key' (base64 keys); devstoreaccount1\n"
+     "with the well-known key is always there unless listed with another key",
+     [](C& c, V f, V v) { return ParseAccounts(c.accounts, f, v); }},
+    {"loose", "", "off",
+     "accept requests without valid authentication and with any or no\n"
+     "x-ms-version (like Azurite's --loose --skipApiVersionCheck)",
+     [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"log-level", "<level>", "info", "trace|debug|info|warn|error|critical|off",
+     [](C& c, V f, V v) { return SetLevel(c.log_level, f, v); }},
+    {"log-format", "text|json", "text", "json: one JSON object per line (for log collectors)",
+     [](C& c, V f, V v) -> Result<void> {
+       if (v != "text" && v != "json") return tl::unexpected(BadValue(f, v, "text or json"));
+       c.log_format = std::string(v);
+       return {};
+     }},
+    {"access-log-level", "<level>", "debug",
+     "level of the one-line-per-request access log; 'info' shows it under\n"
+     "the default --log-level",
+     [](C& c, V f, V v) { return SetLevel(c.access_log_level, f, v); }},
+    {"threads", "<n>", "hardware cores", "I/O threads",
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.threads, f, v, 1, 1024); }},
+    {"request-timeout", "<s>", "60", "seconds to receive one request / keep-alive idle time",
+     [](C& c, V f, V v) {
+       return SetNumber<unsigned>(c.request_timeout_seconds, f, v, 1, 86400);
+     }},
+    {"map-size-mb", "<n>", "1048576 = 1 TiB",
+     "LMDB map size in MiB: the most data the store can hold (address\n"
+     "space, not disk); a write beyond it answers InsufficientAccountResources",
+     [](C& c, V f, V v) {
+       return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
+     }},
+    {"query-budget-ms", "<n>", "5000",
+     "wall time a query page may scan before it returns a partial page\n"
+     "with a continuation",
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.query_budget_ms, f, v, 1, 3600000); }},
+    {"explain", "", "off",
+     "add x-malachite-query-plan to query responses: the scan plan, the\n"
+     "query class the real service would use, entities scanned/returned",
+     [](C& c, V f, V v) { return SetSwitch(c.explain, f, v); }},
+    {"cert", "<file>", "", "PEM certificate (chain): serve HTTPS instead of HTTP (with --key)",
+     [](C& c, V f, V v) { return SetNonEmpty(c.cert_file, f, v); }},
+    {"key", "<file>", "", "PEM private key of --cert",
+     [](C& c, V f, V v) { return SetNonEmpty(c.key_file, f, v); }},
+    {"no-sync", "", "off", "commit without fsync (tests only: a crash may lose writes)",
+     [](C& c, V f, V v) {
+       bool no_sync = false;
+       if (auto ok = SetSwitch(no_sync, f, v); !ok) return ok;
+       c.sync = !no_sync;
+       return Result<void>{};
+     }},
+    {"probe", "<url>", "",
+     "do not serve: GET <url> (http or https, certificate not checked) and\n"
+     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready",
+     [](C& c, V f, V v) { return SetNonEmpty(c.probe_url, f, v); }, true},
+    {"version", "", "", "print the version and exit",
+     [](C& c, V f, V v) { return SetSwitch(c.version, f, v); }, true},
+    {"help", "", "", "print this help and exit",
+     [](C& c, V f, V v) { return SetSwitch(c.help, f, v); }, true},
+    {"man", "", "", "print the man page (roff) and exit",
+     [](C& c, V f, V v) { return SetSwitch(c.man, f, v); }, true, true},
+};
+
+const Option* FindOption(std::string_view name) {
+  for (const Option& option : kOptions) {
+    if (option.name == name) return &option;
   }
-  return {};
+  return nullptr;
+}
+
+std::string EnvName(std::string_view name) {
+  std::string env = "MALACHITE_";
+  for (char c : name) env += c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  return env;
 }
 
 std::optional<std::string_view> FindEnv(const char* const* envp, std::string_view name) {
@@ -130,6 +236,111 @@ std::optional<std::string_view> FindEnv(const char* const* envp, std::string_vie
   return std::nullopt;
 }
 
+// Applies `--name value` from any source. `flag` names the option in error messages.
+Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::string_view value,
+                         std::string_view flag) {
+  if (const Option* option = FindOption(name)) return option->apply(config, flag, value);
+  return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) + "' (try --help)");
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+// Applies the 'name = value' lines of the config file text. Errors are prefixed "<path>:<line>: ".
+Result<void> ApplyFileText(ServerConfig& config, std::string_view path, std::string_view text) {
+  std::istringstream lines{std::string(text)};
+  std::string raw;
+  for (int number = 1; std::getline(lines, raw); ++number) {
+    const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
+    std::string_view line = Trim(raw);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) {
+      return Fail(ErrorCode::kInvalidInput, where + "expected 'name = value'");
+    }
+    std::string name(Trim(line.substr(0, eq)));
+    std::replace(name.begin(), name.end(), '_', '-');
+    std::string_view value = Trim(line.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    const Option* option = FindOption(name);
+    if ((option && option->command_line_only) || name == "config") {
+      return Fail(ErrorCode::kInvalidInput, where + "'" + name + "' is not allowed in a file");
+    }
+    if (auto ok = ApplyOption(config, name, value, name); !ok) {
+      return Fail(ErrorCode::kInvalidInput, where + ok.error().message);
+    }
+  }
+  return {};
+}
+
+Result<void> ApplyFile(ServerConfig& config, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Fail(ErrorCode::kInvalidInput, "cannot read config file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ApplyFileText(config, path, text.str());
+}
+
+Result<void> ApplyEnvironment(ServerConfig& config, const char* const* envp) {
+  for (const Option& option : kOptions) {
+    if (option.command_line_only || option.name == "config") continue;
+    const std::string env = EnvName(option.name);
+    if (auto value = FindEnv(envp, env)) {
+      if (auto ok = option.apply(config, env, *value); !ok) return ok;
+    }
+  }
+  return {};
+}
+
+// The command line's --config value, if any (it is read before everything else).
+std::optional<std::string_view> ConfigFlag(int argc, const char* const* argv) {
+  std::optional<std::string_view> found;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg(argv[i]);
+    if (arg.substr(0, 9) == "--config=") found = arg.substr(9);
+    if (arg == "--config" && i + 1 < argc) found = argv[++i];
+  }
+  return found;
+}
+
+Result<void> ApplyCommandLine(ServerConfig& config, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg(argv[i]);
+    if (arg == "-h") arg = "--help";
+    if (arg.substr(0, 2) != "--" || arg.size() == 2) {
+      return Fail(ErrorCode::kInvalidInput,
+                  "unexpected argument '" + std::string(arg) + "' (try --help)");
+    }
+    std::string_view flag = arg;
+    std::string_view value;
+    const std::size_t eq = arg.find('=');
+    const Option* option = FindOption(arg.substr(2, eq == std::string_view::npos ? eq : eq - 2));
+    if (eq != std::string_view::npos) {
+      flag = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    } else if (!option || !option->value_name.empty()) {  // not a switch: the value follows
+      if (i + 1 >= argc) {
+        const bool known = option != nullptr;
+        return Fail(ErrorCode::kInvalidInput,
+                    known ? "option '" + std::string(flag) + "' needs a value"
+                          : "unknown option '" + std::string(flag) + "' (try --help)");
+      }
+      value = argv[++i];
+    }
+    if (auto ok = ApplyOption(config, flag.substr(2), value, flag); !ok) return ok;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp) {
@@ -137,77 +348,67 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   config.threads = std::max(1u, std::thread::hardware_concurrency());
   config.accounts.push_back(
       AccountConfig{std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-  if (auto accounts = FindEnv(envp, "MALACHITE_ACCOUNTS")) {
-    if (auto ok = ParseAccounts(*accounts, config.accounts); !ok) return tl::unexpected(ok.error());
+  // Precedence: flags > environment > config file > defaults. Each later source applies on top
+  // (accounts merge by name, repeatable throttle options accumulate).
+  std::optional<std::string_view> file = ConfigFlag(argc, argv);
+  if (!file) file = FindEnv(envp, "MALACHITE_CONFIG");
+  if (file && !file->empty()) {
+    if (auto ok = ApplyFile(config, std::string(*file)); !ok) return tl::unexpected(ok.error());
   }
-  if (auto explain = FindEnv(envp, "MALACHITE_EXPLAIN")) {
-    if (*explain != "0" && *explain != "1") {
-      return Fail(ErrorCode::kInvalidInput, "MALACHITE_EXPLAIN must be 0 or 1");
-    }
-    config.explain = *explain == "1";
+  if (auto ok = ApplyEnvironment(config, envp); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ApplyCommandLine(config, argc, argv); !ok) return tl::unexpected(ok.error());
+  if (file) config.config_file = std::string(*file);
+  if (config.cert_file.empty() != config.key_file.empty()) {
+    return Fail(ErrorCode::kInvalidInput, "--cert and --key go together");
   }
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg(argv[i]);
-    if (arg == "--help" || arg == "-h") {
-      config.help = true;
-      continue;
-    }
-    if (arg == "--no-sync") {
-      config.sync = false;
-      continue;
-    }
-    if (arg == "--explain") {
-      config.explain = true;
-      continue;
-    }
-    if (arg.substr(0, 2) != "--") {
-      return Fail(ErrorCode::kInvalidInput,
-                  "unexpected argument '" + std::string(arg) + "' (try --help)");
-    }
-    std::string_view flag = arg;
-    std::string_view value;
-    if (std::size_t eq = arg.find('='); eq != std::string_view::npos) {
-      flag = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    } else {
-      if (i + 1 >= argc) {
-        bool known = false;
-        for (auto name : kValueFlags) known = known || name == flag;
-        return Fail(ErrorCode::kInvalidInput,
-                    known ? "option '" + std::string(flag) + "' needs a value"
-                          : "unknown option '" + std::string(flag) + "' (try --help)");
-      }
-      value = argv[++i];
-    }
-    if (auto ok = ApplyFlag(config, flag, value); !ok) return tl::unexpected(ok.error());
-  }
+  // Emulator: tmpfs has nothing to sync, and in-memory data does not outlive the process anyway.
+  if (config.in_memory) config.sync = false;
   return config;
 }
 
+std::vector<OptionHelp> OptionHelps() {
+  std::vector<OptionHelp> out;
+  for (const Option& option : kOptions) {
+    if (option.hidden) continue;
+    OptionHelp help{"--" + std::string(option.name), std::string(option.value_name),
+                    std::string(option.default_text), std::string(option.help), ""};
+    if (!option.command_line_only && option.name != "config") help.env = EnvName(option.name);
+    if (option.name == "config") help.env = "MALACHITE_CONFIG";
+    out.push_back(std::move(help));
+  }
+  return out;
+}
+
 std::string HelpText() {
-  return "Usage: malachite [options]\n"
-         "An Azure Table storage emulator.\n"
-         "\n"
-         "Options:\n"
-         "  --host <addr>            address to listen on (default 127.0.0.1)\n"
-         "  --port <n>               TCP port; 0 picks a free one and prints it (default 10002)\n"
-         "  --data-dir <dir>         data directory, created if missing (default ./data)\n"
-         "  --log-level <level>      trace|debug|info|warn|error|critical|off (default info)\n"
-         "  --threads <n>            I/O threads (default: number of hardware cores)\n"
-         "  --map-size-mb <n>        LMDB map size in MiB (default 1048576 = 1 TiB)\n"
-         "  --request-timeout <s>    seconds to receive one request / idle keep-alive (default "
-         "60)\n"
-         "  --query-budget-ms <n>    wall time a query page may scan before it returns a\n"
-         "                           partial page with a continuation (default 5000)\n"
-         "  --explain                add x-malachite-query-plan to query responses: the scan\n"
-         "                           plan, the query class the real service would use, and\n"
-         "                           entities scanned/returned (default off)\n"
-         "  --help                   print this help and exit\n"
-         "\n"
-         "Environment:\n"
-         "  MALACHITE_ACCOUNTS=name1:key1[:key2];name2:key   extra accounts (base64 keys); the\n"
-         "      default account devstoreaccount1 uses the well-known emulator key.\n"
-         "  MALACHITE_EXPLAIN=1      same as --explain\n";
+  std::string out =
+      "Usage: malachite [options]\n"
+      "Malachite " +
+      std::string(kMalachiteVersion) +
+      ", an Azure Table storage emulator.\n"
+      "\n"
+      "Every option can also come from the environment (the MALACHITE_* name shown) or\n"
+      "from a config file (--config FILE or MALACHITE_CONFIG: 'name = value' lines).\n"
+      "Precedence: flags > environment > config file > defaults.\n"
+      "\n"
+      "Options:\n";
+  for (const OptionHelp& option : OptionHelps()) {
+    std::string head = "  " + option.flag;
+    if (!option.value_name.empty()) head += " " + option.value_name;
+    head.resize(std::max<std::size_t>(head.size() + 1, 27), ' ');
+    std::string_view help = option.help;
+    std::string indent(27, ' ');
+    out += head;
+    for (std::size_t nl; (nl = help.find('\n')) != std::string_view::npos;) {
+      out += std::string(help.substr(0, nl)) + "\n" + indent;
+      help.remove_prefix(nl + 1);
+    }
+    out += std::string(help) + "\n";
+    std::string tail;
+    if (!option.default_text.empty()) tail = "default " + option.default_text;
+    if (!option.env.empty()) tail += (tail.empty() ? "env " : "; env ") + option.env;
+    if (!tail.empty()) out += indent + "(" + tail + ")\n";
+  }
+  return out;
 }
 
 }  // namespace malachite

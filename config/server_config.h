@@ -11,6 +11,8 @@
 
 namespace malachite {
 
+inline constexpr std::string_view kMalachiteVersion = "0.1.0";
+
 // Azure: spec §10.1 — the well-known development storage account and its key.
 inline constexpr std::string_view kDevAccountName = "devstoreaccount1";
 inline constexpr std::string_view kDevAccountKey =
@@ -83,14 +85,33 @@ struct ServerConfig {
   bool man = false;
 };
 
-// Parses `argv` (flags `--name value` or `--name=value`) and the environment `envp` (a
-// null-terminated "NAME=value" array as main() receives it; may be null) into a config whose
-// unspecified fields keep their defaults. Fails with kInvalidInput and a one-line message
-// naming the offending flag or variable (unknown flag, missing or malformed value, bad
-// MALACHITE_ACCOUNTS entry or key that is not base64).
+// Parses `argv` (flags `--name value` or `--name=value`; switches bare or `--name=0|1`), the
+// environment `envp` (a null-terminated "NAME=value" array as main() receives it; may be null;
+// MALACHITE_<NAME> for every option) and the config file named by --config or MALACHITE_CONFIG
+// ('name = value' lines, '#' comments, optional double quotes around the value) into a config
+// whose unspecified fields keep their defaults. Precedence: flags > environment > file >
+// defaults; accounts from every source are merged by name. Fails with kInvalidInput and a
+// one-line message naming the offending flag, variable or "<file>:<line>:" (unknown option,
+// missing or malformed value, bad account entry or key that is not base64, unreadable file,
+// --cert without --key).
 Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp);
 
-// The --help text: every option with its default, one per line.
+// The --help text: every option with its default and environment variable, then the throttling
+// options (throttle_config.h).
 std::string HelpText();
+
+// One option as --help and the man page describe it.
+struct OptionHelp {
+  std::string flag;          // "--port"
+  std::string value_name;    // "<n>"; empty for a switch
+  std::string default_text;  // "10002"; may be empty
+  std::string help;          // lines separated by '\n'
+  std::string env;           // "MALACHITE_PORT"; empty for command-line-only options
+};
+std::vector<OptionHelp> OptionHelps();
+
+// The man page malachite(1) in roff, generated from the same table as --help (the build writes
+// it with `malachite --man`; `cmake --install` puts it in share/man/man1).
+std::string ManPage();
 
 }  // namespace malachite

@@ -1,33 +1,81 @@
 // The `malachite` binary: parse the configuration, bind the port, open the store, serve until
 // SIGINT/SIGTERM, then drain and close everything in order.
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 
 #include "common/clock.h"
 #include "config/server_config.h"
 #include "server/listener.h"
+#include "server/logging.h"
+#include "server/probe.h"
 #include "server/service.h"
 #include "storage/store.h"
 
-int main(int argc, char** argv, char** envp) {
-  using namespace malachite;
-  auto config = ParseArgs(argc, argv, envp);
-  if (!config) {
-    std::fprintf(stderr, "malachite: %s\n", config.error().message.c_str());
-    return 2;
-  }
-  if (config->help) {
-    std::fputs(HelpText().c_str(), stdout);
-    return 0;
-  }
-  // Logs go to stderr: stdout carries only the "listening on" line tests parse.
-  spdlog::set_default_logger(spdlog::stderr_color_mt("malachite"));
-  spdlog::set_level(spdlog::level::from_str(config->log_level));
+namespace {
 
+using namespace malachite;
+
+// --in-memory: a fresh directory on tmpfs when there is one. Returns "" on failure.
+std::string MakeMemoryDir() {
+  std::string base = "/dev/shm";
+  if (::access(base.c_str(), W_OK | X_OK) != 0) {
+    const char* tmpdir = std::getenv("TMPDIR");
+    base = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+  }
+  std::string pattern = base + "/malachite-mem-" + std::to_string(::getpid()) + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) return {};
+  return pattern;
+}
+
+// Removes the in-memory directory however main() returns.
+struct DirRemover {
+  std::string dir;
+  void RemoveNow() {
+    if (dir.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+    dir.clear();
+  }
+  ~DirRemover() { RemoveNow(); }
+};
+
+void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
+  const AccountConfig& account = config.accounts.front();
+  const char* scheme = secure ? "https" : "http";
+  // A wildcard address is not something a client can connect to.
+  const std::string host =
+      config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host;
+  spdlog::info("Malachite {} (Azure Table storage emulator)", kMalachiteVersion);
+  spdlog::info("serving {}://{}:{} with {} threads; data {}{}", scheme, config.host, port,
+               config.threads, config.in_memory ? "in memory (deleted at exit)" : "in ",
+               config.in_memory ? "" : config.data_dir);
+  spdlog::info(
+      "connection string: DefaultEndpointsProtocol={};AccountName={};AccountKey={};"
+      "TableEndpoint={}://{}:{}/{};",
+      scheme, account.name, account.key1, scheme, host, port, account.name);
+  if (config.loose) spdlog::warn("--loose: authentication and x-ms-version are not checked");
+  if (!spdlog::should_log(spdlog::level::from_str(config.access_log_level))) {
+    spdlog::info("access log off at this level (--access-log-level info shows each request)");
+  }
+}
+
+int Serve(ServerConfig& config) {
+  DirRemover memory_dir;
+  if (config.in_memory) {
+    memory_dir.dir = MakeMemoryDir();
+    if (memory_dir.dir.empty()) {
+      std::fprintf(stderr, "malachite: cannot create a temp dir for --in-memory\n");
+      return 1;
+    }
+    config.data_dir = memory_dir.dir;
+  }
   // Bind first: a busy port fails before the data directory is touched.
-  auto listener = server::Listener::Open(*config);
+  auto listener = server::Listener::Open(config);
   if (!listener) {
     std::fprintf(stderr, "malachite: %s\n", listener.error().message.c_str());
     return 1;
@@ -35,28 +83,24 @@ int main(int argc, char** argv, char** envp) {
   const std::uint16_t port = (*listener)->port();
 
   storage::StoreOptions options;
-  options.data_dir = config->data_dir;
-  options.map_size_bytes = config->map_size_mb << 20;
-  options.sync = config->sync;
+  options.data_dir = config.data_dir;
+  options.map_size_bytes = config.map_size_mb << 20;
+  options.sync = config.sync;
   auto store = storage::Store::Open(options, SystemClock::Instance());
   if (!store) {
     std::fprintf(stderr, "malachite: %s\n", store.error().message.c_str());
     return 1;
   }
+  // LMDB: every file is open (and mapped) now and nothing reopens them by name, so unlinking
+  // them leaves the store working and guarantees no leftovers, even after kill -9.
+  memory_dir.RemoveNow();
   // With --port 0 the bound port is only known now; it is the default Host of base URLs.
-  config->port = port;
-  server::Service service(*config, **store, SystemClock::Instance());
+  config.port = port;
+  server::Service service(config, **store, SystemClock::Instance());
 
-  const AccountConfig& account = config->accounts.front();
-  spdlog::info("Malachite 0.1.0 (Azure Table storage emulator)");
-  spdlog::info("listening on {}:{} with {} threads; data dir {}", config->host, port,
-               config->threads, config->data_dir);
-  spdlog::info(
-      "connection string: DefaultEndpointsProtocol=http;AccountName={};AccountKey={};"
-      "TableEndpoint=http://{}:{}/{};",
-      account.name, account.key1, config->host, port, account.name);
+  LogBanner(config, port, (*listener)->secure());
   // Tests parse this line to learn the port (--port 0).
-  std::printf("malachite: listening on %s:%u\n", config->host.c_str(), static_cast<unsigned>(port));
+  std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);
 
   (*listener)->Run(service, **store);
@@ -67,4 +111,29 @@ int main(int argc, char** argv, char** envp) {
   listener->reset();
   spdlog::info("bye");
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv, char** envp) {
+  auto config = ParseArgs(argc, argv, envp);
+  if (!config) {
+    std::fprintf(stderr, "malachite: %s\n", config.error().message.c_str());
+    return 2;
+  }
+  if (config->help) {
+    std::fputs(HelpText().c_str(), stdout);
+    return 0;
+  }
+  if (config->man) {
+    std::fputs(ManPage().c_str(), stdout);
+    return 0;
+  }
+  if (config->version) {
+    std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
+    return 0;
+  }
+  if (!config->probe_url.empty()) return server::Probe(config->probe_url);
+  server::ConfigureLogging(*config);
+  return Serve(*config);
 }

@@ -1,5 +1,7 @@
 #include "config/server_config.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <vector>
 
@@ -122,6 +124,167 @@ TEST_CASE(
   CHECK(help.find("--explain") != std::string::npos);
   CHECK(help.find("MALACHITE_EXPLAIN") != std::string::npos);
   CHECK(help.find("--query-budget-ms") != std::string::npos);
+}
+
+}  // namespace malachite
+
+namespace malachite {
+namespace {
+
+// A config file in a temp dir, removed with the object.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& text) {
+    char pattern[] = "/tmp/malachite-config-test-XXXXXX";
+    int fd = ::mkstemp(pattern);
+    REQUIRE(fd >= 0);
+    REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    ::close(fd);
+    path_ = pattern;
+  }
+  ~TempFile() { ::unlink(path_.c_str()); }
+  const char* path() const { return path_.c_str(); }
+
+ private:
+  std::string path_;
+};
+
+std::string Ops(const ServerConfig& c) {
+  return "port=" + std::to_string(c.port) + " log=" + c.log_level + "/" + c.log_format +
+         " access=" + c.access_log_level + " loose=" + (c.loose ? "on" : "off") +
+         " mem=" + (c.in_memory ? "on" : "off") + " sync=" + (c.sync ? "on" : "off") +
+         " explain=" + (c.explain ? "on" : "off") + " cert=" + c.cert_file + " key=" + c.key_file +
+         " accounts=" + std::to_string(c.accounts.size());
+}
+
+}  // namespace
+
+TEST_CASE("config: flags beat the environment, which beats the config file, which beats defaults",
+          "[config]") {
+  TempFile file(
+      "# a comment\n"
+      "port = 1111\n"
+      "log-level = debug\n"
+      "log_format = \"json\"\n"
+      "  access-log-level=info  \n"
+      "\n"
+      "loose = true\n"
+      "accounts = fileacct:a2V5MQ==\n");
+  auto from_file = Parse({"--config", file.path()});
+  REQUIRE(from_file);
+  CHECK(Ops(*from_file) ==
+        "port=1111 log=debug/json access=info loose=on mem=off sync=on explain=off cert= key= "
+        "accounts=2");
+  CHECK(from_file->config_file == file.path());
+
+  auto env_over_file = Parse({}, {(std::string("MALACHITE_CONFIG=") + file.path()).c_str(),
+                                  "MALACHITE_PORT=2222", "MALACHITE_LOOSE=0",
+                                  "MALACHITE_ACCOUNTS=envacct:a2V5Mg=="});
+  REQUIRE(env_over_file);
+  CHECK(Ops(*env_over_file) ==
+        "port=2222 log=debug/json access=info loose=off mem=off sync=on explain=off cert= key= "
+        "accounts=3");
+
+  auto flags_over_env =
+      Parse({"--config", file.path(), "--port=3333", "--loose", "--log-format", "text"},
+            {"MALACHITE_PORT=2222", "MALACHITE_LOOSE=0"});
+  REQUIRE(flags_over_env);
+  CHECK(Ops(*flags_over_env) ==
+        "port=3333 log=debug/text access=info loose=on mem=off sync=on explain=off cert= key= "
+        "accounts=2");
+}
+
+TEST_CASE("config: every option has a MALACHITE_ variable, switches take 1/0/true/false/on/off",
+          "[config]") {
+  auto config = Parse({}, {"MALACHITE_IN_MEMORY=on", "MALACHITE_EXPLAIN=true",
+                           "MALACHITE_HOST=0.0.0.0", "MALACHITE_MAP_SIZE_MB=64",
+                           "MALACHITE_CERT=/c.pem", "MALACHITE_KEY=/k.pem"});
+  REQUIRE(config);
+  // --in-memory implies no fsync.
+  CHECK(Ops(*config) ==
+        "port=10002 log=info/text access=debug loose=off mem=on sync=off explain=on "
+        "cert=/c.pem key=/k.pem accounts=1");
+  CHECK(config->host == "0.0.0.0");
+  CHECK(config->map_size_mb == 64);
+  auto off = Parse({"--explain=0", "--in-memory=false"});
+  REQUIRE(off);
+  CHECK_FALSE(off->explain);
+  CHECK_FALSE(off->in_memory);
+  auto bad = Parse({}, {"MALACHITE_LOOSE=maybe"});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message ==
+        "invalid value 'maybe' for MALACHITE_LOOSE (expected 1, 0, true, false, on or off)");
+}
+
+TEST_CASE("config: config file mistakes name the file and line", "[config]") {
+  TempFile unknown("port = 1\nbogus = 2\n");
+  auto a = Parse({"--config", unknown.path()});
+  REQUIRE_FALSE(a);
+  CHECK(a.error().message == std::string(unknown.path()) + ":2: unknown option 'bogus' (try --help)");
+  TempFile bad_value("\n\nport = http\n");
+  auto b = Parse({"--config", bad_value.path()});
+  REQUIRE_FALSE(b);
+  CHECK(b.error().message == std::string(bad_value.path()) +
+                                 ":3: invalid value 'http' for port (expected an integer in "
+                                 "0..65535)");
+  TempFile no_equals("port 1\n");
+  auto c = Parse({"--config", no_equals.path()});
+  REQUIRE_FALSE(c);
+  CHECK(c.error().message == std::string(no_equals.path()) + ":1: expected 'name = value'");
+  TempFile probe("probe = http://x/\n");
+  auto d = Parse({"--config", probe.path()});
+  REQUIRE_FALSE(d);
+  CHECK(d.error().message == std::string(probe.path()) + ":1: 'probe' is not allowed in a file");
+  auto missing = Parse({"--config", "/nonexistent/malachite.conf"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message == "cannot read config file '/nonexistent/malachite.conf'");
+}
+
+TEST_CASE("config: log format, access log level and TLS files are checked", "[config]") {
+  struct Case {
+    std::vector<const char*> args;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {{"--log-format", "xml"}, "invalid value 'xml' for --log-format (expected text or json)"},
+      {{"--access-log-level", "loud"},
+       "invalid value 'loud' for --access-log-level (expected trace, debug, info, warn, error, "
+       "critical, off)"},
+      {{"--cert", "c.pem"}, "--cert and --key go together"},
+      {{"--key", "k.pem"}, "--cert and --key go together"},
+      {{"--probe"}, "option '--probe' needs a value"},
+  };
+  for (const auto& c : cases) {
+    auto config = Parse(c.args);
+    REQUIRE_FALSE(config);
+    CHECK(config.error().message == c.message);
+  }
+  auto probe = Parse({"--probe", "http://127.0.0.1:10002/-/ready"});
+  REQUIRE(probe);
+  CHECK(probe->probe_url == "http://127.0.0.1:10002/-/ready");
+}
+
+TEST_CASE("config: --help and the man page list every option with its default and variable",
+          "[config]") {
+  const std::string help = HelpText();
+  const std::string man = ManPage();
+  for (const OptionHelp& option : OptionHelps()) {
+    CHECK(help.find(option.flag) != std::string::npos);
+    if (!option.env.empty()) CHECK(help.find(option.env) != std::string::npos);
+    if (!option.default_text.empty()) {
+      CHECK(help.find("default " + option.default_text) != std::string::npos);
+    }
+    std::string roff_flag;
+    for (char ch : option.flag) roff_flag += ch == '-' ? std::string("\\-") : std::string(1, ch);
+    CHECK(man.find(".B " + roff_flag) != std::string::npos);
+  }
+  for (auto text : {"--in-memory", "--loose", "--log-format", "--access-log-level", "--cert",
+                    "--key", "--config", "MALACHITE_CONFIG", "--probe",
+                    "Precedence: flags > environment > config file > defaults"}) {
+    CHECK(help.find(text) != std::string::npos);
+  }
+  CHECK(help.find("--man") == std::string::npos);  // build plumbing, not for users
+  CHECK(man.substr(0, 15) == ".TH MALACHITE 1");
 }
 
 }  // namespace malachite
