@@ -110,6 +110,27 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+void AppendHex(std::string& out, std::string_view raw, HexCase letters) {
+  const char* digits = letters == HexCase::kUpper ? kHexUpper : kHexLower;
+  for (char ch : raw) {
+    const auto b = static_cast<unsigned char>(ch);
+    out.push_back(digits[b >> 4]);
+    out.push_back(digits[b & 15]);
+  }
+}
+
+std::optional<std::string> HexDecode(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string raw;
+  raw.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = HexValue(hex[i]), lo = HexValue(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    raw.push_back(static_cast<char>(hi << 4 | lo));
+  }
+  return raw;
+}
+
 std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text) {
   if (text.size() != 36) return std::nullopt;
   std::array<std::uint8_t, 16> raw{};
@@ -133,9 +154,7 @@ std::string FormatGuid(std::string_view raw) {
   out.reserve(36);
   for (std::size_t i = 0; i < 16 && i < raw.size(); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    const auto b = static_cast<unsigned char>(raw[i]);
-    out.push_back(kHexLower[b >> 4]);
-    out.push_back(kHexLower[b & 15]);
+    AppendHex(out, raw.substr(i, 1));
   }
   return out;
 }
@@ -227,8 +246,7 @@ std::string PercentEncode(std::string_view text) {
       out.push_back(c);
     } else {
       out.push_back('%');
-      out.push_back(kHexUpper[b >> 4]);
-      out.push_back(kHexUpper[b & 15]);
+      AppendHex(out, std::string_view(&c, 1), HexCase::kUpper);
     }
   }
   return out;

@@ -1,4 +1,5 @@
-// Small byte/text codecs shared by every module: base64, GUID text, UTF-8 checks, percent-coding.
+// Small byte/text codecs shared by every module: base64, hex, GUID text, UTF-8 checks,
+// percent-coding.
 #pragma once
 
 #include <array>
@@ -20,6 +21,14 @@ std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text);
 std::string FormatGuid(std::string_view raw);
 // A new random (version 4) GUID as text, e.g. for x-ms-request-id. Thread-safe.
 std::string NewGuidText();
+
+// Letter case for the hex digits a-f.
+enum class HexCase { kLower, kUpper };
+// Appends every byte of `raw` as two hex digits ("\x1f\xa0" -> "1fa0", or "1FA0" with kUpper).
+void AppendHex(std::string& out, std::string_view raw, HexCase letters = HexCase::kLower);
+// Decodes pairs of hex digits (either case) into bytes. nullopt for an odd length or a character
+// that is not a hex digit.
+std::optional<std::string> HexDecode(std::string_view hex);
 
 // True when `text` is well-formed UTF-8 (no overlongs, no surrogates, <= U+10FFFF).
 bool IsValidUtf8(std::string_view text);

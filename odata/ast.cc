@@ -18,14 +18,6 @@ void AppendQuoted(std::string& out, std::string_view value) {
   out += '\'';
 }
 
-void AppendHex(std::string& out, std::string_view raw) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : raw) {
-    out += kHex[c >> 4];
-    out += kHex[c & 0xF];
-  }
-}
-
 std::string FormatDouble(double value) {
   char buf[64];
   const auto result = std::to_chars(buf, buf + sizeof buf, value);
@@ -50,7 +42,7 @@ std::string LiteralBody(const Literal& literal) {
       return FormatGuid(v.bytes);
     case EdmType::kBinary: {
       std::string hex;
-      AppendHex(hex, v.bytes);
+      AppendHex(hex, v.bytes, HexCase::kUpper);
       return hex;
     }
     case EdmType::kString:

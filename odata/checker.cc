@@ -52,25 +52,6 @@ std::optional<double> ParseDouble(std::string_view text) {
   return value;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::optional<std::string> ParseHex(std::string_view hex) {
-  if (hex.size() % 2 != 0) return std::nullopt;
-  std::string raw;
-  raw.reserve(hex.size() / 2);
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = HexValue(hex[i]), lo = HexValue(hex[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    raw += static_cast<char>(hi * 16 + lo);
-  }
-  return raw;
-}
-
 // Fills `literal.value` from `literal.text`.
 Result<void> Decode(Literal& literal, std::string_view text) {
   const std::string& s = literal.text;
@@ -116,7 +97,7 @@ Result<void> Decode(Literal& literal, std::string_view text) {
       break;
     }
     case EdmType::kBinary: {
-      std::optional<std::string> v = ParseHex(s);
+      std::optional<std::string> v = HexDecode(s);
       if (!v) return Unrecognized("Edm.Binary", "X'" + s + "'", literal.offset, text);
       value = EdmValue::Binary(std::move(*v));
       break;

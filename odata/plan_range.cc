@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "common/encoding.h"
 #include "odata/evaluator.h"
 
 namespace malachite::odata {
@@ -139,14 +140,12 @@ bool RangeContains(const PlanRange& range, std::string_view pk, std::string_view
 }
 
 void AppendQuotedKey(std::string& out, std::string_view key) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   out.push_back('\'');
   for (char c : key) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte > 0x7e || c == '\\') {
       out += "\\x";
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 15]);
+      AppendHex(out, std::string_view(&c, 1), HexCase::kUpper);
     } else {
       if (c == '\'') out.push_back('\'');
       out.push_back(c);

@@ -270,14 +270,12 @@ ServiceClass ClassifyForService(const Filter* filter) {
 
 // The filter dump with bytes outside printable ASCII as \xNN (it goes into a header).
 std::string PrintableDump(const Filter& filter) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (char c : filter.Dump()) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte > 0x7e) {
       out += "\\x";
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 15]);
+      AppendHex(out, std::string_view(&c, 1), HexCase::kUpper);
     } else {
       out.push_back(c);
     }

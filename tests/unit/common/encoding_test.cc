@@ -34,6 +34,22 @@ TEST_CASE("encoding: base64 padding is optional and junk is rejected", "[common]
   }
 }
 
+TEST_CASE("encoding: hex is written in the asked case and read in either", "[common]") {
+  const std::string raw("\x00\x1f\xa0\xff", 4);
+  std::string out = "x=";
+  AppendHex(out, raw);
+  CHECK(out == "x=001fa0ff");
+  out.clear();
+  AppendHex(out, raw, HexCase::kUpper);
+  CHECK(out == "001FA0FF");
+  CHECK(HexDecode("001fA0Ff") == raw);
+  CHECK(HexDecode("") == std::string());
+  for (std::string_view bad : {"0", "abc", "0g", "-1", "1 "}) {
+    INFO(bad);
+    CHECK_FALSE(HexDecode(bad).has_value());
+  }
+}
+
 TEST_CASE("encoding: GUIDs parse in any case and format lowercase", "[common]") {
   auto raw = ParseGuid("0F8FAD5B-D9CB-469F-A165-70867728950E");
   REQUIRE(raw.has_value());
