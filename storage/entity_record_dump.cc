@@ -2,53 +2,27 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "common/encoding.h"
+#include "storage/dump_text.h"
 #include "storage/entity_codec.h"
 
 namespace malachite::storage {
 namespace {
 
-void AppendHex(std::string* out, std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (char ch : bytes) {
-    auto c = static_cast<unsigned char>(ch);
-    out->push_back(kDigits[c >> 4]);
-    out->push_back(kDigits[c & 15]);
-  }
-}
-
-void AppendQuoted(std::string* out, std::string_view text) {
-  out->push_back('"');
-  for (char ch : text) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(ch);
-    } else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out->append(buf);
-    } else {
-      out->push_back(ch);
-    }
-  }
-  out->push_back('"');
-}
-
 void AppendValue(std::string* out, const EdmValue& v) {
   char buf[40];
   switch (v.type) {
     case EdmType::kString:
-      AppendQuoted(out, v.bytes);
+      out->push_back('"');
+      AppendDumpEscaped(out, v.bytes);
+      out->push_back('"');
       return;
     case EdmType::kBinary:
       out->append("0x");
-      AppendHex(out, v.bytes);
+      AppendHex(*out, v.bytes);
       return;
-    case EdmType::kGuid:
-      for (std::size_t i = 0; i < v.bytes.size(); ++i) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) out->push_back('-');
-        AppendHex(out, v.bytes.substr(i, 1));
-      }
+    case EdmType::kGuid:  // always 16 bytes (EdmValue contract)
+      out->append(FormatGuid(v.bytes));
       return;
     case EdmType::kDouble:
       std::snprintf(buf, sizeof buf, "%.17g", v.number);

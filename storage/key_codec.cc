@@ -1,6 +1,6 @@
 #include "storage/key_codec.h"
 
-#include <cstdio>
+#include "storage/dump_text.h"
 
 namespace malachite::storage {
 namespace {
@@ -30,29 +30,13 @@ void AssignUnmapped(std::string* out, std::string_view bytes) {
   }
 }
 
-void AppendEscaped(std::string* out, std::string_view bytes) {
-  for (char ch : bytes) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(ch);
-    } else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out->append(buf);
-    } else {
-      out->push_back(ch);  // printable ASCII and UTF-8 as is
-    }
-  }
-}
-
 // `table=N "<escaped rest>"` for bytes that may not be a whole key (range ends).
 std::string DumpRaw(std::string_view key) {
   if (key.size() < kTableIdBytes) return "<short key>";
   std::string out = "table=" + std::to_string(ReadU64BE(key)) + " \"";
   std::string rest;
   AssignUnmapped(&rest, key.substr(kTableIdBytes));
-  AppendEscaped(&out, rest);
+  AppendDumpEscaped(&out, rest);
   out.push_back('"');
   return out;
 }
@@ -135,9 +119,9 @@ std::string DumpEntityKey(std::string_view key) {
   std::string pk, rk;
   if (!DecodeEntityKey(key, &id, &pk, &rk)) return "<malformed key " + DumpRaw(key) + ">";
   std::string out = "table=" + std::to_string(id) + " pk=\"";
-  AppendEscaped(&out, pk);
+  AppendDumpEscaped(&out, pk);
   out += "\" rk=\"";
-  AppendEscaped(&out, rk);
+  AppendDumpEscaped(&out, rk);
   out.push_back('"');
   return out;
 }
