@@ -2,7 +2,6 @@
 
 #include <vector>
 
-#include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 #include "storage/overflow_bucket.h"
 
@@ -14,69 +13,42 @@ tl::unexpected<Error> Corrupt(std::string_view key) {
               "storage: malformed overflow bucket at " + DumpEntityKey(key));
 }
 
-// The bucket under `bucket_key` (empty view when absent).
-Result<std::string_view> GetRaw(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
-  MDB_val k = ToVal(key), v{};
-  int rc = mdb_get(txn, dbi, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::string_view();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "get entity"));
-  return FromVal(v);
-}
-
-Result<void> PutRaw(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
-  MDB_val k = ToVal(key), v = ToVal(value);
-  return LmdbCheck(mdb_put(txn, dbi, &k, &v, 0), "put entity");
-}
-
 }  // namespace
 
 Result<std::optional<std::string_view>> EntityDb::Get(MDB_txn* txn, std::string_view key) const {
-  std::string_view lmdb_key = key.substr(0, kBucketKeyBytes);
-  MDB_val k = ToVal(lmdb_key), v{};
-  int rc = mdb_get(txn, dbi_, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::optional<std::string_view>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "get entity"));
-  if (!IsLongKey(key)) return std::optional<std::string_view>(FromVal(v));
-  return FindInBucket(FromVal(v), key.substr(kBucketKeyBytes));
+  auto value = LmdbGet(txn, dbi_, key.substr(0, kBucketKeyBytes), "get entity");
+  if (!value || !*value || !IsLongKey(key)) return value;
+  return FindInBucket(**value, key.substr(kBucketKeyBytes));
 }
 
 Result<void> EntityDb::Put(MDB_txn* txn, std::string_view key, std::string_view record) const {
-  if (!IsLongKey(key)) return PutRaw(txn, dbi_, key, record);
+  if (!IsLongKey(key)) return LmdbPut(txn, dbi_, key, record, "put entity");
   std::string_view bucket_key = key.substr(0, kBucketKeyBytes);
-  auto old = GetRaw(txn, dbi_, bucket_key);
+  auto old = LmdbGet(txn, dbi_, bucket_key, "get entity");
   if (!old) return tl::unexpected<Error>(old.error());
   std::vector<BucketEntry> entries;
-  if (!old->empty() && !ParseBucket(*old, &entries)) return Corrupt(key);
+  if (*old && !ParseBucket(**old, &entries)) return Corrupt(key);
   UpsertBucketEntry(&entries, BucketEntry{key.substr(kBucketKeyBytes), record});
   // The entries view the old bucket in the map: encode before writing over it.
   std::string bucket = EncodeBucket(entries);
-  return PutRaw(txn, dbi_, bucket_key, bucket);
+  return LmdbPut(txn, dbi_, bucket_key, bucket, "put entity");
 }
 
 Result<bool> EntityDb::Delete(MDB_txn* txn, std::string_view key) const {
   std::string_view lmdb_key = key.substr(0, kBucketKeyBytes);
-  if (!IsLongKey(key)) {
-    MDB_val k = ToVal(lmdb_key);
-    int rc = mdb_del(txn, dbi_, &k, nullptr);
-    if (rc == MDB_NOTFOUND) return false;
-    if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "delete entity"));
-    return true;
-  }
-  auto old = GetRaw(txn, dbi_, lmdb_key);
+  if (!IsLongKey(key)) return LmdbDel(txn, dbi_, lmdb_key, "delete entity");
+  auto old = LmdbGet(txn, dbi_, lmdb_key, "get entity");
   if (!old) return tl::unexpected<Error>(old.error());
-  if (old->empty()) return false;
+  if (!*old) return false;
   std::vector<BucketEntry> entries;
-  if (!ParseBucket(*old, &entries)) return Corrupt(key);
+  if (!ParseBucket(**old, &entries)) return Corrupt(key);
   if (!EraseBucketEntry(&entries, key.substr(kBucketKeyBytes))) return false;
-  if (entries.empty()) {
-    MDB_val k = ToVal(lmdb_key);
-    if (auto ok = LmdbCheck(mdb_del(txn, dbi_, &k, nullptr), "delete entity"); !ok) {
-      return tl::unexpected<Error>(ok.error());
-    }
-    return true;
-  }
+  // The bucket held this entry, so it is there to delete or rewrite.
+  if (entries.empty()) return LmdbDel(txn, dbi_, lmdb_key, "delete entity");
   std::string bucket = EncodeBucket(entries);
-  if (auto ok = PutRaw(txn, dbi_, lmdb_key, bucket); !ok) return tl::unexpected<Error>(ok.error());
+  if (auto ok = LmdbPut(txn, dbi_, lmdb_key, bucket, "put entity"); !ok) {
+    return tl::unexpected<Error>(ok.error());
+  }
   return true;
 }
 

@@ -15,6 +15,9 @@
 
 namespace malachite::storage {
 
+// Every method can fail with LmdbError's codes (kInsufficientAccountResources for a full map or
+// disk on writes, kInternalError otherwise) and with kInternalError for a malformed overflow
+// bucket.
 class EntityDb {
  public:
   explicit EntityDb(MDB_dbi dbi) : dbi_(dbi) {}
@@ -22,7 +25,7 @@ class EntityDb {
   // The record under the encoded `key`, or nullopt. The view lives until the next write in
   // `txn` or its end.
   Result<std::optional<std::string_view>> Get(MDB_txn* txn, std::string_view key) const;
-  // Inserts or replaces. Errors: kInsufficientAccountResources (map full), kInternalError.
+  // Inserts or replaces.
   Result<void> Put(MDB_txn* txn, std::string_view key, std::string_view record) const;
   // False when absent.
   Result<bool> Delete(MDB_txn* txn, std::string_view key) const;

@@ -35,26 +35,26 @@ void LmdbTxn::Abort() {
   }
 }
 
-Result<std::optional<std::string_view>> LmdbTxn::Get(MDB_dbi dbi, std::string_view key) const {
-  MDB_val k = ToVal(key);
-  MDB_val v{};
-  int rc = mdb_get(txn_, dbi, &k, &v);
+Result<std::optional<std::string_view>> LmdbGet(MDB_txn* txn, MDB_dbi dbi, std::string_view key,
+                                                std::string_view what) {
+  MDB_val k = ToVal(key), v{};
+  int rc = mdb_get(txn, dbi, &k, &v);
   if (rc == MDB_NOTFOUND) return std::optional<std::string_view>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "get"));
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, what));
   return std::optional<std::string_view>(FromVal(v));
 }
 
-Result<void> LmdbTxn::Put(MDB_dbi dbi, std::string_view key, std::string_view value) {
-  MDB_val k = ToVal(key);
-  MDB_val v = ToVal(value);
-  return LmdbCheck(mdb_put(txn_, dbi, &k, &v, 0), "put");
+Result<void> LmdbPut(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+                     std::string_view what) {
+  MDB_val k = ToVal(key), v = ToVal(value);
+  return LmdbCheck(mdb_put(txn, dbi, &k, &v, 0), what);
 }
 
-Result<bool> LmdbTxn::Del(MDB_dbi dbi, std::string_view key) {
+Result<bool> LmdbDel(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view what) {
   MDB_val k = ToVal(key);
-  int rc = mdb_del(txn_, dbi, &k, nullptr);
+  int rc = mdb_del(txn, dbi, &k, nullptr);
   if (rc == MDB_NOTFOUND) return false;
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "delete"));
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, what));
   return true;
 }
 

@@ -19,6 +19,20 @@ inline std::string_view FromVal(const MDB_val& v) {
   return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
 }
 
+// Point operations on a transaction handle, for the typed databases (which take MDB_txn*). `what`
+// names the operation in error messages, e.g. "get entity". Errors: LmdbError's
+// (kInsufficientAccountResources for a full map or disk, else kInternalError).
+//
+// The value under `key`, or nullopt. The view points into the map and lives until the next write
+// in `txn` or its end.
+Result<std::optional<std::string_view>> LmdbGet(MDB_txn* txn, MDB_dbi dbi, std::string_view key,
+                                                std::string_view what);
+// Stores `value` under `key`, replacing any value.
+Result<void> LmdbPut(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+                     std::string_view what);
+// Removes `key`; false when it was absent.
+Result<bool> LmdbDel(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view what);
+
 class LmdbTxn {
  public:
   // Begins a transaction; `parent` (may be null) makes it a nested write transaction.
@@ -39,12 +53,14 @@ class LmdbTxn {
 
   MDB_txn* get() const { return txn_; }
 
-  // The value stored under `key`, or nullopt. The view points into the map and lives until the
-  // next write in this transaction or its end.
-  Result<std::optional<std::string_view>> Get(MDB_dbi dbi, std::string_view key) const;
-  Result<void> Put(MDB_dbi dbi, std::string_view key, std::string_view value);
-  // False when the key was absent.
-  Result<bool> Del(MDB_dbi dbi, std::string_view key);
+  // LmdbGet/LmdbPut/LmdbDel on this transaction.
+  Result<std::optional<std::string_view>> Get(MDB_dbi dbi, std::string_view key) const {
+    return LmdbGet(txn_, dbi, key, "get");
+  }
+  Result<void> Put(MDB_dbi dbi, std::string_view key, std::string_view value) {
+    return LmdbPut(txn_, dbi, key, value, "put");
+  }
+  Result<bool> Del(MDB_dbi dbi, std::string_view key) { return LmdbDel(txn_, dbi, key, "delete"); }
 
  private:
   explicit LmdbTxn(MDB_txn* txn) : txn_(txn) {}

@@ -1,7 +1,6 @@
 #include "storage/settings_db.h"
 
 #include "storage/key_codec.h"
-#include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 
 namespace malachite::storage {
@@ -19,23 +18,20 @@ std::string ServicePropertiesKey(std::string_view account) {
 }
 
 Result<std::optional<std::string>> SettingsDb::Get(MDB_txn* txn, std::string_view key) const {
-  MDB_val k = ToVal(key), v{};
-  int rc = mdb_get(txn, dbi_, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::optional<std::string>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "read setting"));
-  return std::optional<std::string>(std::string(FromVal(v)));
+  auto value = LmdbGet(txn, dbi_, key, "read setting");
+  if (!value) return tl::unexpected<Error>(value.error());
+  if (!*value) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(**value));
 }
 
 Result<void> SettingsDb::Put(MDB_txn* txn, std::string_view key, std::string_view value) const {
-  MDB_val k = ToVal(key), v = ToVal(value);
-  return LmdbCheck(mdb_put(txn, dbi_, &k, &v, 0), "write setting");
+  return LmdbPut(txn, dbi_, key, value, "write setting");
 }
 
 Result<void> SettingsDb::Delete(MDB_txn* txn, std::string_view key) const {
-  MDB_val k = ToVal(key);
-  int rc = mdb_del(txn, dbi_, &k, nullptr);
-  if (rc == MDB_NOTFOUND) return {};
-  return LmdbCheck(rc, "delete setting");
+  auto deleted = LmdbDel(txn, dbi_, key, "delete setting");
+  if (!deleted) return tl::unexpected<Error>(deleted.error());
+  return {};
 }
 
 }  // namespace malachite::storage

@@ -3,28 +3,25 @@
 #include <string>
 
 #include "storage/key_codec.h"
-#include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 
 namespace malachite::storage {
 
 Result<std::optional<std::uint64_t>> ReadMetaU64(MDB_txn* txn, MDB_dbi meta, std::string_view key) {
-  MDB_val k = ToVal(key), v{};
-  int rc = mdb_get(txn, meta, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "read meta"));
-  if (v.mv_size != 8) {
+  auto value = LmdbGet(txn, meta, key, "read meta");
+  if (!value) return tl::unexpected<Error>(value.error());
+  if (!*value) return std::optional<std::uint64_t>();
+  if ((*value)->size() != 8) {
     return Fail(ErrorCode::kInternalError,
                 "storage: meta value " + std::string(key) + " is corrupt");
   }
-  return std::optional<std::uint64_t>(ReadU64BE(FromVal(v)));
+  return std::optional<std::uint64_t>(ReadU64BE(**value));
 }
 
 Result<void> WriteMetaU64(MDB_txn* txn, MDB_dbi meta, std::string_view key, std::uint64_t value) {
   std::string bytes;
   AppendU64BE(&bytes, value);
-  MDB_val k = ToVal(key), v = ToVal(bytes);
-  return LmdbCheck(mdb_put(txn, meta, &k, &v, 0), "write meta");
+  return LmdbPut(txn, meta, key, bytes, "write meta");
 }
 
 Result<std::int64_t> InitMeta(MDB_env* env, MDB_dbi meta) {

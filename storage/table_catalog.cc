@@ -3,7 +3,6 @@
 #include <string>
 
 #include "storage/key_codec.h"
-#include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 #include "storage/store_meta.h"
 
@@ -32,12 +31,10 @@ Result<TableInfo> DecodeTableRecord(std::string_view account, std::string_view r
 
 Result<std::optional<TableInfo>> TableCatalog::Find(MDB_txn* txn, std::string_view account,
                                                     std::string_view name) const {
-  std::string key = EncodeCatalogKey(account, name);
-  MDB_val k = ToVal(key), v{};
-  int rc = mdb_get(txn, dbs_.tables, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::optional<TableInfo>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "find table"));
-  auto info = DecodeTableRecord(account, FromVal(v));
+  auto record = LmdbGet(txn, dbs_.tables, EncodeCatalogKey(account, name), "find table");
+  if (!record) return tl::unexpected<Error>(record.error());
+  if (!*record) return std::optional<TableInfo>();
+  auto info = DecodeTableRecord(account, **record);
   if (!info) return tl::unexpected<Error>(info.error());
   return std::optional<TableInfo>(std::move(*info));
 }
@@ -47,21 +44,21 @@ Result<std::optional<std::uint64_t>> TableCatalog::FindId(MDB_txn* txn, std::str
                                                           std::string* key_buf) const {
   key_buf->clear();
   AppendCatalogKey(key_buf, account, name);
-  MDB_val k = ToVal(*key_buf), v{};
-  int rc = mdb_get(txn, dbs_.tables, &k, &v);
-  if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>();
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "find table"));
-  if (v.mv_size < 9) return Fail(ErrorCode::kInternalError, "storage: malformed table record");
-  return std::optional<std::uint64_t>(ReadU64BE(FromVal(v).substr(1)));
+  auto record = LmdbGet(txn, dbs_.tables, *key_buf, "find table");
+  if (!record) return tl::unexpected<Error>(record.error());
+  if (!*record) return std::optional<std::uint64_t>();
+  if ((*record)->size() < 9) {
+    return Fail(ErrorCode::kInternalError, "storage: malformed table record");
+  }
+  return std::optional<std::uint64_t>(ReadU64BE((*record)->substr(1)));
 }
 
 Result<std::optional<TableInfo>> TableCatalog::Create(MDB_txn* txn, std::string_view account,
                                                       std::string_view name) const {
   std::string key = EncodeCatalogKey(account, name);
-  MDB_val k = ToVal(key), v{};
-  int rc = mdb_get(txn, dbs_.tables, &k, &v);
-  if (rc == 0) return std::optional<TableInfo>();
-  if (rc != MDB_NOTFOUND) return tl::unexpected<Error>(LmdbError(rc, "create table"));
+  auto existing = LmdbGet(txn, dbs_.tables, key, "create table");
+  if (!existing) return tl::unexpected<Error>(existing.error());
+  if (*existing) return std::optional<TableInfo>();
   // Ids are never reused, so nothing of a deleted table can show through a new one.
   auto next = ReadMetaU64(txn, dbs_.meta, kMetaNextTableId);
   if (!next) return tl::unexpected<Error>(next.error());
@@ -69,9 +66,7 @@ Result<std::optional<TableInfo>> TableCatalog::Create(MDB_txn* txn, std::string_
   if (auto ok = WriteMetaU64(txn, dbs_.meta, kMetaNextTableId, id + 1); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
-  std::string record = EncodeTableRecord(id, name);
-  MDB_val rv = ToVal(record);
-  if (auto ok = LmdbCheck(mdb_put(txn, dbs_.tables, &k, &rv, 0), "create table"); !ok) {
+  if (auto ok = LmdbPut(txn, dbs_.tables, key, EncodeTableRecord(id, name), "create table"); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
   return std::optional<TableInfo>(TableInfo{std::string(account), std::string(name), id});
@@ -83,16 +78,14 @@ Result<std::optional<std::uint64_t>> TableCatalog::Delete(MDB_txn* txn, std::str
   if (!info) return tl::unexpected<Error>(info.error());
   if (!*info) return std::optional<std::uint64_t>();
   std::string key = EncodeCatalogKey(account, name);
-  MDB_val k = ToVal(key);
-  if (auto ok = LmdbCheck(mdb_del(txn, dbs_.tables, &k, nullptr), "delete table"); !ok) {
+  if (auto ok = LmdbDel(txn, dbs_.tables, key, "delete table"); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
   // Reclaim record: version | account | 0x00 | name (for diagnostics only).
   std::string id_key = EncodeTablePrefix((*info)->id);
   std::string record(1, static_cast<char>(kReclaimRecordVersion));
   record += key;
-  MDB_val rk = ToVal(id_key), rv = ToVal(record);
-  if (auto ok = LmdbCheck(mdb_put(txn, dbs_.reclaim, &rk, &rv, 0), "delete table"); !ok) {
+  if (auto ok = LmdbPut(txn, dbs_.reclaim, id_key, record, "delete table"); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
   return std::optional<std::uint64_t>((*info)->id);
@@ -126,11 +119,9 @@ Result<std::optional<std::uint64_t>> TableCatalog::FirstReclaim(MDB_txn* txn) co
 }
 
 Result<void> TableCatalog::FinishReclaim(MDB_txn* txn, std::uint64_t id) const {
-  std::string key = EncodeTablePrefix(id);
-  MDB_val k = ToVal(key);
-  int rc = mdb_del(txn, dbs_.reclaim, &k, nullptr);
-  if (rc == MDB_NOTFOUND) return {};
-  return LmdbCheck(rc, "finish reclaim");
+  auto deleted = LmdbDel(txn, dbs_.reclaim, EncodeTablePrefix(id), "finish reclaim");
+  if (!deleted) return tl::unexpected<Error>(deleted.error());
+  return {};
 }
 
 }  // namespace malachite::storage
