@@ -65,7 +65,7 @@ bool IsForbiddenKeyByte(unsigned char b) {
   return b == '/' || b == '\\' || b == '#' || b == '?' || b < 0x20 || b == 0x7f;
 }
 
-// Bytes a value contributes to the entity size (spec §9.3 accounting). Fixed sizes: Int32 4,
+// Azure: spec §9.3 — bytes a value contributes to the entity size. Fixed sizes: Int32 4,
 // Int64/Double/DateTime 8, Boolean 1, Guid 16; strings as UTF-16 bytes, binary as raw bytes.
 std::size_t ValueBytes(const EdmValue& value) {
   switch (value.type) {
@@ -166,7 +166,8 @@ Result<void> ValidatePropertyName(std::string_view name) {
 }
 
 Result<void> ValidateEntity(const Entity& entity) {
-  // Order as the service plausibly checks: keys, property count, names, values, total size.
+  // Emulator: the service's check order is not documented; this one is plausible: keys,
+  // property count, names, values, total size.
   if (auto r = ValidateKey("PartitionKey", entity.partition_key); !r) return r;
   if (auto r = ValidateKey("RowKey", entity.row_key); !r) return r;
   if (entity.properties.size() > limits::kMaxCustomProperties) {

@@ -36,7 +36,7 @@ std::optional<std::int64_t> ParseInteger(std::string_view digits) {
 }
 
 // The lexer guarantees the shape `[-]d+[.d+][E[±]d+]`. Underflow reads as (signed) zero, as
-// .NET's double parsing does; overflow is an error (spec §5.2 rejects 1.797693134862316e308).
+// .NET's double parsing does. Azure: spec §5.2 — overflow (1.797693134862316e308) is an error.
 std::optional<double> ParseDouble(std::string_view text) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -161,8 +161,8 @@ class Parser {
                          left->offset);
   }
 
-  // OData v3 syntax the service does not implement: a function call `name(` or an arithmetic
-  // operator after a property.
+  // Azure: spec §6.1 — OData v3 syntax the service does not implement (501 NotImplemented): a
+  // function call `name(` or an arithmetic operator after a property.
   static bool IsUnsupportedOData(const Token& token) {
     if (token.kind == TokenKind::kOpenParen) return true;
     if (token.kind != TokenKind::kIdentifier) return false;

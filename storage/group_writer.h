@@ -22,8 +22,9 @@ namespace malachite::storage {
 
 class GroupWriter {
  public:
-  // `last_ticks`: the persisted last timestamp. `after_commit(tables_deleted)` runs on the writer
-  // thread after each successful commit and before that group's done callbacks.
+  // `last_ticks`: the persisted last timestamp. `on_tables_deleted` (may be empty) runs on the
+  // writer thread after a successful commit in which some request deleted a table, before that
+  // group's done callbacks. `max_batch` 0 counts as 1.
   GroupWriter(const StoreCore& core, const Clock& clock, std::int64_t last_ticks,
               std::size_t max_batch, std::function<void()> on_tables_deleted);
   ~GroupWriter();  // Stop()
@@ -32,7 +33,7 @@ class GroupWriter {
 
   // Queues `fn`; its WriteContext is a TxnWriteContext (internal callers such as the reclaimer
   // may downcast to reach the transaction). `done` runs exactly once on the writer thread (or,
-  // after Stop, at once on the caller's thread with kInternalError "store is closed").
+  // after Stop, at once on the caller's thread with kInternalError "storage: the store is closed").
   void Submit(WriteFn fn, WriteDone done);
   // Runs everything already queued, then joins the thread. Idempotent.
   void Stop();

@@ -17,6 +17,7 @@ namespace malachite::storage {
 
 inline constexpr std::size_t kTableIdBytes = 8;
 
+// Appends `v` as 8 big-endian bytes (so byte order is numeric order).
 void AppendU64BE(std::string* out, std::uint64_t v);
 // REQUIRES: bytes.size() >= 8.
 std::uint64_t ReadU64BE(std::string_view bytes);
@@ -47,8 +48,9 @@ EncodedRange EncodeKeyRange(std::uint64_t table_id, const KeyRange& range);
 
 // `table=7 pk="a" rk="b"`; non-printable bytes as \xNN, '"' and '\' escaped. For tests/logs.
 std::string DumpEntityKey(std::string_view key);
-// `[start, stop)` with each side dumped like DumpEntityKey plus a `+` suffix of trailing bytes
-// that are not a whole key (e.g. `table=7 pk="a" +01`). For tests.
+// `[start, stop)` with each side as `table=N "<rest>"`: the table id, then the bytes after it
+// unmapped and escaped as in DumpEntityKey, the 0x00 separator as \x00 (e.g.
+// `[table=7 "p\x00a", table=7 "p\x00c\x00")`). `<short key>` for a side under 8 bytes. For tests.
 std::string DumpEncodedRange(const EncodedRange& range);
 
 // Catalog key: account | 0x00 | ascii-lower(name).
