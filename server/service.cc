@@ -65,6 +65,7 @@ void Exchange::Reset() {
 Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
     : default_host_(config.host + ":" + std::to_string(config.port)),
       explain_(config.explain),
+      loose_(config.loose),
       query_budget_(config.query_budget_ms),
       authenticator_(config.accounts),
       store_(store),
@@ -88,8 +89,9 @@ std::string Service::BaseUrl(const Exchange& exchange) const {
 Result<void> Service::Run(Exchange& exchange) const {
   const DateTime now = clock_.Now();
   auto version = NegotiateVersion(exchange.request, now);
-  if (!version) return tl::unexpected(version.error());
-  exchange.version = std::string(*version);
+  // Emulator: --loose serves a malformed or unsupported x-ms-version at the default version.
+  if (!version && !loose_) return tl::unexpected(version.error());
+  exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
 
   auto route = RouteRequest(exchange.request);
   if (!route) return tl::unexpected(route.error());
@@ -101,8 +103,9 @@ Result<void> Service::Run(Exchange& exchange) const {
   if (r.op != Operation::kBatch && exchange.request.body.size() > limits::kRequestBodyMax) {
     return malachite::Fail(ErrorCode::kRequestBodyTooLarge);
   }
-  // Azure: spec §4.17 — preflight requests are not authenticated.
-  if (r.op != Operation::kPreflight) {
+  // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
+  // under --loose (every request gets full access, as with the account key).
+  if (r.op != Operation::kPreflight && !loose_) {
     auto principal = authenticator_.Authenticate(exchange.request, r, now);
     if (!principal) return tl::unexpected(principal.error());
   }

@@ -71,6 +71,7 @@ class Service {
 
   std::string default_host_;  // "host:port" for requests without a Host header
   bool explain_ = false;      // ServerConfig::explain
+  bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
   storage::Store& store_;
