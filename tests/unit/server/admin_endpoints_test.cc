@@ -1,0 +1,42 @@
+#include "server/admin_endpoints.h"
+
+#include <catch2/catch.hpp>
+
+namespace malachite::server {
+namespace {
+
+// "<status> <body without the newline> [Allow]" of the answer to `method target`.
+std::string Answer(std::string method, std::string target, bool ready) {
+  Request request;
+  request.method = std::move(method);
+  request.target = std::move(target);
+  Response response;
+  HandleAdminRequest(request, AdminContext{ready}, response);
+  std::string out = std::to_string(response.status) + " " +
+                    response.body.substr(0, response.body.size() - 1);
+  if (auto allow = response.Find("Allow")) out += " [" + std::string(*allow) + "]";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("admin_endpoints: only /- paths are admin paths, never an account's", "[admin]") {
+  CHECK(IsAdminTarget("/-/healthy"));
+  CHECK(IsAdminTarget("/-/ready?x=1"));
+  CHECK(IsAdminTarget("/-"));
+  CHECK_FALSE(IsAdminTarget("/devstoreaccount1/Tables"));
+  CHECK_FALSE(IsAdminTarget("/-x/healthy"));
+  CHECK_FALSE(IsAdminTarget("/Tables?x=/-/ready"));
+}
+
+TEST_CASE("admin_endpoints: healthy is always 200, ready is 503 until the server is ready",
+          "[admin]") {
+  CHECK(Answer("GET", "/-/healthy", false) == "200 ok");
+  CHECK(Answer("GET", "/-/ready", true) == "200 ready");
+  CHECK(Answer("GET", "/-/ready?probe=1", true) == "200 ready");
+  CHECK(Answer("GET", "/-/ready", false) == "503 not ready");
+  CHECK(Answer("POST", "/-/ready", true) == "405 method not allowed [GET]");
+  CHECK(Answer("GET", "/-/nothing", true) == "404 unknown endpoint; try /-/healthy or /-/ready");
+}
+
+}  // namespace malachite::server
