@@ -1,0 +1,228 @@
+#include "odata/key_cover.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "common/encoding.h"
+#include "odata/evaluator.h"
+
+namespace malachite::odata {
+namespace {
+
+// The planner works on sets of keys described as unions of boxes: a PartitionKey interval times
+// a RowKey interval. `and` intersects boxes, `or` unites them, `not` is pushed down to the
+// comparisons (De Morgan), where negating a key comparison is exact because keys are always
+// present Strings and String order is total. Every set is a superset of the keys the expression
+// matches; `exact` says it is the very set, so no residual is needed.
+
+struct EndPoint {
+  std::string value;
+  bool inclusive = true;
+};
+
+// Strings between `lo` and `hi` (unset: unbounded).
+struct Interval {
+  std::optional<EndPoint> lo;
+  std::optional<EndPoint> hi;
+
+  bool IsFull() const { return !lo && !hi; }
+  bool IsPoint() const {
+    return lo && hi && lo->inclusive && hi->inclusive && lo->value == hi->value;
+  }
+  bool IsEmpty() const {
+    if (hi && !hi->inclusive && hi->value.empty()) return true;  // below the least string
+    if (!lo || !hi) return false;
+    const int order = CompareUtf16Order(lo->value, hi->value);
+    return order > 0 || (order == 0 && !(lo->inclusive && hi->inclusive));
+  }
+};
+
+// The tighter of two lower (or, with `upper`, upper) ends.
+const std::optional<EndPoint>& Tighter(const std::optional<EndPoint>& a,
+                                       const std::optional<EndPoint>& b, bool upper) {
+  if (!a) return b;
+  if (!b) return a;
+  const int order = CompareUtf16Order(a->value, b->value);
+  if (order == 0) return a->inclusive ? b : a;
+  return (order > 0) != upper ? a : b;
+}
+
+Interval Intersect(const Interval& a, const Interval& b) {
+  return Interval{Tighter(a.lo, b.lo, false), Tighter(a.hi, b.hi, true)};
+}
+
+struct Box {
+  Interval pk;
+  Interval rk;
+};
+
+struct KeySet {
+  std::vector<Box> boxes;
+  bool exact = true;
+};
+
+// Unions wider than this collapse (each `and` of two unions multiplies their sizes).
+constexpr std::size_t kMaxBoxes = 64;
+
+KeySet All(bool exact) { return KeySet{{Box{}}, exact}; }
+
+CompareOp Negate(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq:
+      return CompareOp::kNe;
+    case CompareOp::kNe:
+      return CompareOp::kEq;
+    case CompareOp::kGt:
+      return CompareOp::kLe;
+    case CompareOp::kGe:
+      return CompareOp::kLt;
+    case CompareOp::kLt:
+      return CompareOp::kGe;
+    case CompareOp::kLe:
+      return CompareOp::kGt;
+  }
+  return op;
+}
+
+// A String literal a key range may be built from. Storage encodes keys as UTF-8 with a 00
+// terminator after the PartitionKey, so a bound with a NUL or invalid UTF-8 would not sort where
+// the evaluator puts it; such comparisons do not narrow.
+bool UsableKeyLiteral(const Literal& literal) {
+  return literal.type == EdmType::kString && literal.value.bytes.find('\0') == std::string::npos &&
+         IsValidUtf8(literal.value.bytes);
+}
+
+// The keys satisfying `key op value` as a union of intervals.
+std::vector<Interval> KeyIntervals(CompareOp op, const std::string& value) {
+  switch (op) {
+    case CompareOp::kEq:
+      return {Interval{EndPoint{value, true}, EndPoint{value, true}}};
+    case CompareOp::kNe:
+      return {Interval{std::nullopt, EndPoint{value, false}},
+              Interval{EndPoint{value, false}, std::nullopt}};
+    case CompareOp::kGt:
+      return {Interval{EndPoint{value, false}, std::nullopt}};
+    case CompareOp::kGe:
+      return {Interval{EndPoint{value, true}, std::nullopt}};
+    case CompareOp::kLt:
+      return {Interval{std::nullopt, EndPoint{value, false}}};
+    case CompareOp::kLe:
+      return {Interval{std::nullopt, EndPoint{value, true}}};
+  }
+  return {Interval{}};
+}
+
+KeySet PlanComparison(const Expr& expr, bool negated, const KeyNames& keys) {
+  const bool on_pk = expr.property == keys.first;
+  if (!on_pk && (keys.second.empty() || expr.property != keys.second)) {
+    return All(false);  // not a key: no narrowing
+  }
+  const Literal& literal = expr.literal;
+  if (literal.type != EdmType::kString) {
+    // Azure: spec §6.2 — a key is a String, so against another type the comparison is the same
+    // constant for every entity (the evaluator's cross-type rule): everything or nothing.
+    ValueView key;  // an empty String; the value does not matter across types
+    const bool holds = CompareValues(key, expr.op, literal.value) != negated;
+    return holds ? All(true) : KeySet{};
+  }
+  if (!UsableKeyLiteral(literal)) return All(false);
+  KeySet set;
+  for (Interval& interval :
+       KeyIntervals(negated ? Negate(expr.op) : expr.op, literal.value.bytes)) {
+    if (interval.IsEmpty()) continue;  // e.g. `RowKey lt ''`
+    Box box;
+    (on_pk ? box.pk : box.rk) = std::move(interval);
+    set.boxes.push_back(std::move(box));
+  }
+  return set;
+}
+
+KeySet Unite(KeySet a, KeySet b) {
+  a.exact = a.exact && b.exact;
+  for (Box& box : b.boxes) a.boxes.push_back(std::move(box));
+  for (const Box& box : a.boxes) {
+    if (box.pk.IsFull() && box.rk.IsFull()) return All(a.exact);
+  }
+  if (a.boxes.size() > kMaxBoxes) return All(false);
+  return a;
+}
+
+KeySet IntersectSets(KeySet a, KeySet b) {
+  if (a.boxes.size() * b.boxes.size() > kMaxBoxes) {
+    // Too many pieces: either operand alone is still a superset of the intersection.
+    KeySet& smaller = a.boxes.size() <= b.boxes.size() ? a : b;
+    smaller.exact = false;
+    return std::move(smaller);
+  }
+  KeySet out;
+  out.exact = a.exact && b.exact;
+  for (const Box& x : a.boxes) {
+    for (const Box& y : b.boxes) {
+      Box box{Intersect(x.pk, y.pk), Intersect(x.rk, y.rk)};
+      if (!box.pk.IsEmpty() && !box.rk.IsEmpty()) out.boxes.push_back(std::move(box));
+    }
+  }
+  // A superset that is empty proves the true set empty too.
+  if (out.boxes.empty()) out.exact = true;
+  return out;
+}
+
+KeySet PlanExpr(const Expr& expr, bool negated, const KeyNames& keys) {
+  switch (expr.kind) {
+    case Expr::Kind::kCompare:
+      return PlanComparison(expr, negated, keys);
+    case Expr::Kind::kNot:
+      return PlanExpr(*expr.left, !negated, keys);
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr: {
+      KeySet left = PlanExpr(*expr.left, negated, keys);
+      KeySet right = PlanExpr(*expr.right, negated, keys);
+      // De Morgan: under a negation `and` becomes `or` and vice versa.
+      const bool unite = (expr.kind == Expr::Kind::kOr) != negated;
+      return unite ? Unite(std::move(left), std::move(right))
+                   : IntersectSets(std::move(left), std::move(right));
+    }
+  }
+  return All(false);
+}
+
+// The key range covering a box. A RowKey interval only bounds the range where the PartitionKey
+// end is inclusive (inside that partition); elsewhere every RowKey of a partition is scanned,
+// so the range is exact only when the PartitionKey is a single value or the RowKey is free.
+PlanRange RangeOf(const Box& box, bool* exact) {
+  if (!box.pk.IsPoint() && !box.rk.IsFull()) *exact = false;
+  PlanRange range;
+  if (box.pk.lo) {
+    PlanBound& lower = range.lower.emplace();
+    lower.partition_key = box.pk.lo->value;
+    lower.inclusive = box.pk.lo->inclusive;
+    if (box.pk.lo->inclusive && box.rk.lo) {
+      lower.row_key = box.rk.lo->value;
+      lower.inclusive = box.rk.lo->inclusive;
+    }
+  }
+  if (box.pk.hi) {
+    PlanBound& upper = range.upper.emplace();
+    upper.partition_key = box.pk.hi->value;
+    upper.inclusive = box.pk.hi->inclusive;
+    if (box.pk.hi->inclusive && box.rk.hi) {
+      upper.row_key = box.rk.hi->value;
+      upper.inclusive = box.rk.hi->inclusive;
+    }
+  }
+  return range;
+}
+
+}  // namespace
+
+KeyCover CoverKeys(const Expr* expr, const KeyNames& keys) {
+  const KeySet set = expr ? PlanExpr(*expr, false, keys) : All(true);
+  KeyCover cover;
+  cover.exact = set.exact;
+  cover.ranges.reserve(set.boxes.size());
+  for (const Box& box : set.boxes) cover.ranges.push_back(RangeOf(box, &cover.exact));
+  return cover;
+}
+
+}  // namespace malachite::odata
