@@ -1,5 +1,6 @@
 // Entity JSON in and out (spec §5): parsing request bodies with simdjson into validated Entities,
-// and rendering Entities at each metadata level.
+// and rendering Entities at each metadata level. Defined in entity_json_parse.cc (ParseEntityJson),
+// entity_json_render.cc (AppendEntityJson, RenderEntityFeed) and select.cc (ParseSelect).
 #pragma once
 
 #include <string>

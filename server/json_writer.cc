@@ -14,7 +14,6 @@ void AppendJsonString(std::string& out, std::string_view text) {
 }
 
 void AppendJsonEscaped(std::string& out, std::string_view text) {
-  constexpr char kHex[] = "0123456789abcdef";
   // Copy runs of bytes that need no escaping in one append.
   std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -26,8 +25,8 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
       out.push_back('\\');
       out.push_back(static_cast<char>(c));
     } else {
-      const char escape[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-      out.append(escape, 6);
+      out.append("\\u00");
+      AppendHex(out, text.substr(i, 1));
     }
   }
   out.append(text.data() + run, text.size() - run);
