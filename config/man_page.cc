@@ -82,6 +82,8 @@ std::string ManPage() {
     if (!option.default_text.empty()) out += "Default: " + Roff(option.default_text) + ".\n";
     if (!option.env.empty()) out += "Environment: \\fB" + Roff(option.env) + "\\fR.\n";
   }
+  out += ".SS Throttling and faults\n.nf\n" + Roff(ThrottleHelpText()) + "\n" +
+         Roff(ThrottleEnvHelpText()) + ".fi\n";
   out += kTail;
   return out;
 }

@@ -40,8 +40,8 @@ Result<T> ParseNumber(std::string_view flag, std::string_view text, T min, T max
   T value{};
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    return tl::unexpected(BadValue(
-        flag, text, "an integer in " + std::to_string(min) + ".." + std::to_string(max)));
+    return tl::unexpected(
+        BadValue(flag, text, "an integer in " + std::to_string(min) + ".." + std::to_string(max)));
   }
   return value;
 }
@@ -76,8 +76,7 @@ Result<void> SetNonEmpty(std::string& out, std::string_view flag, std::string_vi
 
 Result<void> SetLevel(std::string& out, std::string_view flag, std::string_view text) {
   if (std::find(std::begin(kLogLevels), std::end(kLogLevels), text) == std::end(kLogLevels)) {
-    return tl::unexpected(
-        BadValue(flag, text, "trace, debug, info, warn, error, critical, off"));
+    return tl::unexpected(BadValue(flag, text, "trace, debug, info, warn, error, critical, off"));
   }
   out = std::string(text);
   return {};
@@ -113,8 +112,8 @@ Result<void> ParseAccounts(std::vector<AccountConfig>& accounts, std::string_vie
     if (entry.empty()) continue;
     std::size_t colon = entry.find(':');
     if (colon == std::string_view::npos || colon == 0) {
-      return Fail(ErrorCode::kInvalidInput, std::string(flag) + ": entry '" + std::string(entry) +
-                                                "' is not name:key");
+      return Fail(ErrorCode::kInvalidInput,
+                  std::string(flag) + ": entry '" + std::string(entry) + "' is not name:key");
     }
     AccountConfig account{std::string(entry.substr(0, colon)), {}, {}};
     std::string_view keys = entry.substr(colon + 1);
@@ -145,12 +144,12 @@ const Option kOptions[] = {
     {"data-dir", "<dir>", "./data", "where the LMDB environment lives (created if missing)",
      [](C& c, V f, V v) { return SetNonEmpty(c.data_dir, f, v); }},
     {"in-memory", "", "off",
-     "keep the data in a temp dir under /dev/shm (else $TMPDIR) that is\n"
-     "removed as soon as it is open: nothing is left behind; ignores --data-dir",
+     "data in a temp dir on /dev/shm (else $TMPDIR), unlinked once open:\n"
+     "nothing is left behind, even after kill -9; ignores --data-dir",
      [](C& c, V f, V v) { return SetSwitch(c.in_memory, f, v); }},
     {"accounts", "<list>", "",
-     "extra accounts 'name:key[:key2];name2:key' (base64 keys); devstoreaccount1\n"
-     "with the well-known key is always there unless listed with another key",
+     "extra accounts 'name:key[:key2];name2:key' (base64 keys);\n"
+     "devstoreaccount1 with the well-known key is always there",
      [](C& c, V f, V v) { return ParseAccounts(c.accounts, f, v); }},
     {"loose", "", "off",
      "accept requests without valid authentication and with any or no\n"
@@ -171,9 +170,7 @@ const Option kOptions[] = {
     {"threads", "<n>", "hardware cores", "I/O threads",
      [](C& c, V f, V v) { return SetNumber<unsigned>(c.threads, f, v, 1, 1024); }},
     {"request-timeout", "<s>", "60", "seconds to receive one request / keep-alive idle time",
-     [](C& c, V f, V v) {
-       return SetNumber<unsigned>(c.request_timeout_seconds, f, v, 1, 86400);
-     }},
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.request_timeout_seconds, f, v, 1, 86400); }},
     {"map-size-mb", "<n>", "1048576 = 1 TiB",
      "LMDB map size in MiB: the most data the store can hold (address\n"
      "space, not disk); a write beyond it answers InsufficientAccountResources",
@@ -240,6 +237,9 @@ std::optional<std::string_view> FindEnv(const char* const* envp, std::string_vie
 Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::string_view value,
                          std::string_view flag) {
   if (const Option* option = FindOption(name)) return option->apply(config, flag, value);
+  if (auto applied = ApplyThrottleFlag(config.throttle, "--" + std::string(name), value)) {
+    return *applied;
+  }
   return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) + "' (try --help)");
 }
 
@@ -298,7 +298,7 @@ Result<void> ApplyEnvironment(ServerConfig& config, const char* const* envp) {
       if (auto ok = option.apply(config, env, *value); !ok) return ok;
     }
   }
-  return {};
+  return ApplyThrottleEnv(config.throttle, envp);
 }
 
 // The command line's --config value, if any (it is read before everything else).
@@ -329,7 +329,7 @@ Result<void> ApplyCommandLine(ServerConfig& config, int argc, const char* const*
       value = arg.substr(eq + 1);
     } else if (!option || !option->value_name.empty()) {  // not a switch: the value follows
       if (i + 1 >= argc) {
-        const bool known = option != nullptr;
+        const bool known = option || IsThrottleValueFlag(flag);
         return Fail(ErrorCode::kInvalidInput,
                     known ? "option '" + std::string(flag) + "' needs a value"
                           : "unknown option '" + std::string(flag) + "' (try --help)");
@@ -408,6 +408,7 @@ std::string HelpText() {
     if (!option.env.empty()) tail += (tail.empty() ? "env " : "; env ") + option.env;
     if (!tail.empty()) out += indent + "(" + tail + ")\n";
   }
+  out += "\n" + ThrottleHelpText() + "\nEnvironment for throttling:\n" + ThrottleEnvHelpText();
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "server/admin_endpoints.h"
 
+#include "server/traffic_endpoints.h"
+
 namespace malachite::server {
 namespace {
 
@@ -24,6 +26,9 @@ bool IsAdminTarget(std::string_view target) {
 
 void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response) {
   const std::string_view path = PathOf(request.target);
+  if (context.traffic != nullptr && IsTrafficPath(path)) {
+    return HandleTrafficRequest(*context.traffic, request, response);
+  }
   const bool known = path == "/-/healthy" || path == "/-/ready";
   if (!known) return Answer(response, 404, "unknown endpoint; try /-/healthy or /-/ready");
   if (request.method != "GET") {

@@ -213,6 +213,10 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
     return outcome;
   }
   state->table = state->operations.front().table;
+  // Azure: spec §12.1 — a batch of N counts N entities against its one partition.
+  outcome.partition_charge =
+      PartitionCharge{state->operations.front().write.entity.partition_key,
+                      state->operations.size(), state->operations.front().table};
   outcome.write = [state](storage::WriteContext& write) { return ApplyAll(write, *state); };
   outcome.finish = [state](Response& response, Result<void> written) -> Result<void> {
     if (written) {

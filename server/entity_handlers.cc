@@ -40,6 +40,7 @@ Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
                                                        ctx.route.table, ctx.base_url,
                                                        ctx.metadata});
   Outcome outcome;
+  outcome.partition_charge = PartitionCharge{state->write.entity.partition_key, 1};
   outcome.write = [state](storage::WriteContext& write) -> Result<void> {
     auto table = FindTableForWrite(write, state->account, state->table);
     if (!table) return tl::unexpected(table.error());

@@ -27,6 +27,16 @@ struct QueryStats {
   std::uint64_t returned = 0;  // entities (or tables) in the response
 };
 
+// Azure: spec §12.1 — for the throttle, the one partition a request works in when its route does
+// not name it (Insert Entity's body, a $batch changeset, a query whose plan stays inside one
+// PartitionKey), and the entities it counts when admitted (a $batch of N: N). A query's scan is
+// charged afterwards from QueryStats::scanned.
+struct PartitionCharge {
+  std::string partition_key;
+  std::uint64_t entities = 1;
+  std::string table = {};  // when the route has none ($batch): the operations' table
+};
+
 struct RequestContext {
   const Request& request;
   const Route& route;
@@ -53,6 +63,9 @@ struct Outcome {
   std::function<Result<void>(Response&, Result<void> write_result)> finish;
   // Set by the query handlers (Query Entities, Query Tables, Get Entity).
   std::optional<QueryStats> query_stats;
+  // Set by the entity write handlers, $batch and Query Entities (see PartitionCharge). The
+  // pipeline admits the request (or answers 503 ServerBusy) before `write` is submitted.
+  std::optional<PartitionCharge> partition_charge;
 };
 
 // Runs the handler for ctx.route.op (tables, entities, queries). Errors carry the Azure code.

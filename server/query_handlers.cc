@@ -47,6 +47,17 @@ Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
   return options;
 }
 
+// The PartitionKey every range of `plan` stays inside, if there is one (for the throttle).
+std::optional<std::string> OnePartition(const odata::ScanPlan& plan) {
+  const auto& ranges = plan.ranges();
+  if (ranges.empty() || !ranges.front().InOnePartition()) return std::nullopt;
+  const std::string& key = ranges.front().lower->partition_key;
+  for (const odata::PlanRange& range : ranges) {
+    if (!range.InOnePartition() || range.lower->partition_key != key) return std::nullopt;
+  }
+  return key;
+}
+
 Result<storage::TableInfo> FindTableForRead(storage::ReadView& view, const RequestContext& ctx) {
   auto table = view.FindTable(ctx.route.account, ctx.route.table);
   if (!table) return tl::unexpected(table.error());
@@ -117,6 +128,7 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   LogQuery(ctx.route.account, table->name, plan, stats);
   Outcome outcome;
   outcome.query_stats = stats;
+  if (auto partition = OnePartition(plan)) outcome.partition_charge = PartitionCharge{*partition, 1};
   Response& response = outcome.response;
   response.body = RenderEntityFeed(page->entities, ctx.metadata,
                                    EntityLocation{ctx.base_url, ctx.route.account, table->name},

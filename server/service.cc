@@ -60,6 +60,9 @@ void Exchange::Reset() {
   request_id.clear();
   version.clear();
   query_stats.reset();
+  fault_delay = std::chrono::milliseconds(0);
+  drop_connection = false;
+  started = {};
 }
 
 Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
@@ -68,6 +71,7 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
       loose_(config.loose),
       query_budget_(config.query_budget_ms),
       authenticator_(config.accounts),
+      traffic_(std::make_unique<TrafficControl>(config, clock)),
       store_(store),
       clock_(clock) {}
 
@@ -117,6 +121,15 @@ Result<void> Service::Run(Exchange& exchange) const {
   ctx.explain = explain_;
   ctx.query_budget = query_budget_;
   auto outcome = Dispatch(ctx);
+  // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
+  // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
+  // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
+  if (r.op != Operation::kPreflight) {
+    GateResult gate = traffic_->Gate(r, outcome ? &*outcome : nullptr);
+    exchange.fault_delay = gate.delay;
+    exchange.drop_connection = gate.drop;
+    if (gate.refusal) return tl::unexpected(std::move(*gate.refusal));
+  }
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
   exchange.query_stats = outcome->query_stats;
@@ -128,6 +141,7 @@ Result<void> Service::Run(Exchange& exchange) const {
 }
 
 void Service::Handle(Exchange& exchange) const {
+  exchange.started = std::chrono::steady_clock::now();
   exchange.request_id = NewGuidText();
   if (auto ok = Run(exchange); !ok) {
     exchange.write = nullptr;
@@ -148,6 +162,9 @@ void Service::Complete(Exchange& exchange, Result<void> write_result) const {
 
 void Service::Fail(Exchange& exchange, const Error& error) const {
   if (exchange.request_id.empty()) exchange.request_id = NewGuidText();
+  if (exchange.started == std::chrono::steady_clock::time_point{}) {
+    exchange.started = std::chrono::steady_clock::now();
+  }
   exchange.write = nullptr;
   exchange.finish = nullptr;
   RenderFailure(exchange, error);
@@ -177,6 +194,8 @@ void Service::Decorate(Exchange& exchange) const {
   if (!exchange.routed || IsODataOperation(exchange.route.op)) {
     headers.push_back({"DataServiceVersion", "3.0;"});
   }
+  traffic_->Record(exchange.routed ? std::optional<Operation>(exchange.route.op) : std::nullopt,
+                   response.status, std::chrono::steady_clock::now() - exchange.started);
 }
 
 }  // namespace malachite::server

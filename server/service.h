@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "server/handler.h"
 #include "server/http_message.h"
 #include "server/route.h"
+#include "server/traffic_control.h"
 #include "storage/store.h"
 
 namespace malachite::server {
@@ -36,6 +38,12 @@ struct Exchange {
   std::string version;
   // What a query read and returned (Outcome::query_stats), for throttling and logs.
   std::optional<QueryStats> query_stats;
+  // Set by a fault rule (traffic_control.h): the session holds the answer back `fault_delay`,
+  // or closes the connection without answering when `drop_connection`.
+  std::chrono::milliseconds fault_delay{0};
+  bool drop_connection = false;
+  // When Handle began (request latency metrics).
+  std::chrono::steady_clock::time_point started{};
 
   Exchange() = default;
   Exchange(const Exchange&) = delete;
@@ -63,6 +71,9 @@ class Service {
   // pipeline, e.g. an exception) with all common headers.
   void Fail(Exchange& exchange, const Error& error) const;
 
+  // Throttling, fault rules and metrics (read and changed at runtime by the /-/ endpoints).
+  TrafficControl& traffic() const { return *traffic_; }
+
  private:
   Result<void> Run(Exchange& exchange) const;
   void RenderFailure(Exchange& exchange, const Error& error) const;
@@ -74,6 +85,7 @@ class Service {
   bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
+  std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
   storage::Store& store_;
   const Clock& clock_;
 };

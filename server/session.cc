@@ -14,6 +14,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
@@ -160,7 +162,9 @@ asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
 // for writes); afterwards exchange.response is complete.
 asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   if (IsAdminTarget(exchange.request.target)) {
-    HandleAdminRequest(exchange.request, AdminContext{!shared.stopping.load()}, exchange.response);
+    HandleAdminRequest(exchange.request,
+                       AdminContext{!shared.stopping.load(), &shared.service.traffic()},
+                       exchange.response);
     co_return;
   }
   try {
@@ -223,6 +227,19 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
     exchange.request.remote_address = remote;
     exchange.request.secure = secure;
     co_await Process(exchange, shared);
+    // Fault injection (traffic_control.h): a connection closed without an answer, or an answer
+    // held back by a timer (never by sleeping an I/O thread).
+    if (exchange.drop_connection) {
+      beast::error_code ignored;
+      Tcp(stream).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+      Tcp(stream).socket().close(ignored);
+      shared.in_flight.fetch_sub(1);
+      break;
+    }
+    if (exchange.fault_delay.count() > 0) {
+      asio::steady_timer timer(co_await asio::this_coro::executor, exchange.fault_delay);
+      co_await timer.async_wait(kTuple);
+    }
     const bool keep_alive = parser.keep_alive() && !shared.stopping.load();
     // RFC 9110 §9.3.2: a response to HEAD carries no content; writing the (error) body would
     // desynchronise a keep-alive client, which reads the next response from those bytes.

@@ -35,6 +35,9 @@ function sleep(ms) {
 
 // Starts the binary. options: { dataDir (reused when given, e.g. for restarts), env, args }.
 // Resolves to a Server once the binary printed `malachite: listening on <host>:<port>`.
+// Throttling (on by default in the binary, spec §12) is off here: suites that are not about it
+// insert thousands of entities into one partition at once. Pass args ["--throttling", "on"] (a
+// later flag wins) to test it.
 export async function startServer(options = {}) {
   const bin = binaryPath();
   if (!existsSync(bin)) throw new Error(`server binary not found: ${bin} (set MALACHITE_BIN)`);
@@ -43,7 +46,8 @@ export async function startServer(options = {}) {
   const logDir = mkdtempSync(join(tmpdir(), "malachite-log-"));
   const logPath = join(logDir, "server.log");
   const logFd = openSync(logPath, "w");
-  const args = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--log-level", "warn"];
+  const args = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--log-level", "warn",
+    "--throttling", "off"];
   const child = spawn(bin, [...args, ...(options.args ?? [])], {
     stdio: ["ignore", logFd, logFd],
     env: { ...process.env, ...(options.env ?? {}) },

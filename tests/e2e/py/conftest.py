@@ -28,7 +28,12 @@ def binary_path():
 
 
 class MalachiteServer:
-    """One running server process. `data_dir` is kept across restart(); removed by cleanup()."""
+    """One running server process. `data_dir` is kept across restart(); removed by cleanup().
+
+    Throttling (on by default in the binary, spec §12) is off here, since suites that are not
+    about it load one partition fast; extra_args ["--throttling", "on"] (a later flag wins)
+    turns it back on.
+    """
 
     def __init__(self, data_dir=None, extra_args=(), env=None):
         self.owns_data_dir = data_dir is None
@@ -48,7 +53,7 @@ class MalachiteServer:
             raise RuntimeError("server binary not found: %s (set MALACHITE_BIN)" % binary)
         self.log_path = os.path.join(self._log_dir, "server-%d.log" % next(self._starts))
         args = [binary, "--host", "127.0.0.1", "--port", "0", "--data-dir", self.data_dir,
-                "--log-level", "warn"] + self.extra_args
+                "--log-level", "warn", "--throttling", "off"] + self.extra_args
         with open(self.log_path, "wb") as log:
             # stdout/stderr go to a file: a pipe nobody drains would block the server.
             self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log,

@@ -1,0 +1,253 @@
+// Throttling and fault rules through the whole synchronous pipeline (Service::Handle, the
+// store's writer, Service::Complete) with a real store and a ManualClock: a refused request is
+// answered 503 ServerBusy before anything of it is applied.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "server/service.h"
+#include "server/shared_key.h"
+#include "server/traffic_endpoints.h"
+
+namespace malachite::server {
+namespace {
+
+const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
+constexpr std::int64_t kMs = kTicksPerSecond / 1000;
+
+const std::vector<Header> kJson = {{"Accept", "application/json;odata=minimalmetadata"},
+                                   {"Content-Type", "application/json"},
+                                   {"x-ms-version", "2019-02-02"}};
+
+class Fixture {
+ public:
+  // Partitions take 5 entities at once and 5 per second; the account 1,000.
+  explicit Fixture(ThrottleConfig throttle = Small()) : clock_(kStart) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "malachite-throttle-XXXXXX").string();
+    dir_ = mkdtemp(pattern.data());
+    storage::StoreOptions options;
+    options.data_dir = dir_;
+    options.sync = false;
+    options.map_size_bytes = 1ull << 30;
+    store_ = std::move(*storage::Store::Open(options, clock_));
+    ServerConfig config;
+    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
+    config.throttle = std::move(throttle);
+    service_ = std::make_unique<Service>(config, *store_, clock_);
+  }
+  ~Fixture() {
+    service_.reset();
+    store_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  static ThrottleConfig Small() {
+    ThrottleConfig throttle;
+    throttle.partition_rate = 5;
+    throttle.account_rate = 1000;
+    return throttle;
+  }
+
+  // "<status>" or "<status> <x-ms-error-code>" of a signed request run through the pipeline.
+  std::string Run(std::string method, std::string target, std::string body = {},
+                  std::string content_type = "application/json") {
+    exchange_.Reset();
+    Request& request = exchange_.request;
+    request.method = std::move(method);
+    request.target = "/devstoreaccount1/" + std::move(target);
+    request.body = std::move(body);
+    request.headers = kJson;
+    request.headers[1].value = std::move(content_type);
+    request.headers.push_back({"Host", "127.0.0.1:10002"});
+    request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
+    auto route = RouteRequest(request);
+    REQUIRE(route);
+    const std::string key = *Base64Decode(kDevAccountKey);
+    request.headers.push_back(
+        {"Authorization", "SharedKeyLite devstoreaccount1:" +
+                              ComputeSignature(key, SharedKeyLiteStringToSign(request, *route))});
+    service_->Handle(exchange_);
+    if (exchange_.write) {
+      auto written = store_->Write(std::move(exchange_.write));
+      exchange_.write = nullptr;
+      service_->Complete(exchange_, std::move(written));
+    }
+    std::string out = std::to_string(exchange_.response.status);
+    if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
+    return out;
+  }
+
+  std::string Insert(std::string_view pk, std::string_view rk) {
+    return Run("POST", "orders",
+               R"({"PartitionKey":")" + std::string(pk) + R"(","RowKey":")" + std::string(rk) +
+                   R"("})");
+  }
+
+  // An admin request (GET /-/...) answered by the throttling endpoints.
+  Response Admin(std::string method, std::string target, std::string body = {}) {
+    Request request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.body = std::move(body);
+    Response response;
+    HandleTrafficRequest(service_->traffic(), request, response);
+    return response;
+  }
+
+  const Response& last() const { return exchange_.response; }
+  const Exchange& exchange() const { return exchange_; }
+  ManualClock& clock() { return clock_; }
+
+ private:
+  ManualClock clock_;
+  std::string dir_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<Service> service_;
+  Exchange exchange_;
+};
+
+std::string Batch(std::string_view pk, int first, int count) {
+  std::string body = "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n";
+  for (int i = first; i < first + count; ++i) {
+    body +=
+        "--changeset_1\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n"
+        "\r\nPOST http://127.0.0.1:10002/devstoreaccount1/orders HTTP/1.1\r\n"
+        "Content-Type: application/json\r\nAccept: application/json;odata=minimalmetadata\r\n\r\n"
+        R"({"PartitionKey":")" +
+        std::string(pk) + R"(","RowKey":"r)" + std::to_string(i) + "\"}\r\n";
+  }
+  return body + "--changeset_1--\r\n--batch_1--\r\n";
+}
+
+}  // namespace
+
+TEST_CASE("throttling: an insert over the partition rate gets the service's 503 ServerBusy and "
+          "is not applied",
+          "[throttle][service]") {
+  Fixture f;
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  for (int i = 0; i < 5; ++i) CHECK(f.Insert("p", "r" + std::to_string(i)) == "201");
+  CHECK(f.Insert("p", "r5") == "503 ServerBusy");
+  // Azure: spec §12.2 — the JSON error body, no Retry-After.
+  CHECK(f.last().body.find(R"({"odata.error":{"code":"ServerBusy","message":{"lang":"en-US",)"
+                           R"("value":"The server is busy.\nRequestId:)") == 0);
+  CHECK(!f.last().Find("Retry-After"));
+  CHECK(f.Insert("q", "r5") == "201");  // another partition is not affected
+  f.clock().Advance(10 * kTicksPerSecond);
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r5')") == "404 ResourceNotFound");
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r4')") == "200");
+}
+
+TEST_CASE("throttling: a batch of N counts N and a refused batch applies none of its operations",
+          "[throttle][service]") {
+  Fixture f;
+  auto batch = [&](int first, int count) {
+    return f.Run("POST", "$batch", Batch("p", first, count), "multipart/mixed; boundary=batch_1");
+  };
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  CHECK(f.Insert("p", "a") == "201");
+  CHECK(f.Insert("p", "b") == "201");
+  CHECK(batch(0, 4) == "503 ServerBusy");  // 2 + 4 > 5
+  CHECK(batch(0, 3) == "202");
+  f.clock().Advance(10 * kTicksPerSecond);
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r2')") == "200");
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r3')") == "404 ResourceNotFound");
+}
+
+TEST_CASE("throttling: a query is charged every entity it scanned, and the next request waits",
+          "[throttle][service]") {
+  Fixture f;
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  for (int i = 0; i < 5; ++i) CHECK(f.Insert("p", "r" + std::to_string(i)) == "201");
+  f.clock().Advance(10 * kTicksPerSecond);
+  // Scans the partition's 5 entities and returns none: 5 entities count.
+  CHECK(f.Run("GET", "orders()?$filter=PartitionKey%20eq%20'p'%20and%20Qty%20eq%201") == "200");
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r1')") == "503 ServerBusy");
+  f.clock().Advance(200 * kMs);  // one entity's worth at 5/s
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r1')") == "200");
+  const std::string metrics = f.Admin("GET", "/-/metrics").body;
+  CHECK(metrics.find("malachite_entities_total{kind=\"scanned\"} 6\n") != std::string::npos);
+  CHECK(metrics.find("malachite_entities_total{kind=\"written\"} 5\n") != std::string::npos);
+  CHECK(metrics.find("malachite_throttled_requests_total{limit=\"partition\"} 1\n") !=
+        std::string::npos);
+  CHECK(metrics.find("malachite_requests_total{operation=\"GetEntity\",status=\"503\"} 1\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("throttling: off lets everything through and the report still shows the rate",
+          "[throttle][service]") {
+  ThrottleConfig off = Fixture::Small();
+  off.enabled = false;
+  Fixture f(off);
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  for (int i = 0; i < 30; ++i) CHECK(f.Insert("p", "r" + std::to_string(i)) == "201");
+  const std::string report = f.Admin("GET", "/-/partitions?format=json").body;
+  CHECK(report ==
+        R"({"target":5,"partitions":[{"account":"devstoreaccount1","table":"orders",)"
+        R"("partition":"p","rate":30.0,"peak":30,"total":30,"throttled":0,"offline":false}]})"
+        "\n");
+}
+
+TEST_CASE("faults: rules fire on schedule and in scope, and are changed at runtime",
+          "[throttle][service]") {
+  ThrottleConfig throttle;
+  throttle.fault_rules.push_back(
+      R"({"fault":"OperationTimedOut","every":2,"operation":"InsertEntity","partition":"p"})");
+  Fixture f(throttle);
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  CHECK(f.Insert("p", "1") == "201");
+  CHECK(f.Insert("p", "2") == "500 OperationTimedOut");
+  CHECK(f.Insert("q", "2") == "201");  // another partition: out of scope
+  CHECK(f.Insert("p", "3") == "201");
+  CHECK(f.Insert("p", "4") == "500 OperationTimedOut");
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='2')") == "404 ResourceNotFound");
+
+  Response added = f.Admin("POST", "/-/faults", R"({"fault":"DropConnection","table":"ORDERS"})");
+  CHECK(added.status == 201);
+  CHECK(added.body == R"([{"id":2,"fault":"DropConnection","probability":1.0,"table":"ORDERS",)"
+                      R"("matched":0,"fired":0}])"
+                      "\n");
+  CHECK(f.Insert("q", "3") == "503 ServerBusy");
+  CHECK(f.exchange().drop_connection);
+  CHECK(f.Admin("DELETE", "/-/faults/2").status == 200);
+  CHECK(f.Admin("DELETE", "/-/faults/2").status == 404);
+  CHECK(f.Insert("q", "3") == "201");
+  CHECK(!f.exchange().drop_connection);
+
+  CHECK(f.Admin("POST", "/-/faults", R"({"fault":"Delay","delay_ms":250})").status == 201);
+  CHECK(f.Run("GET", "orders(PartitionKey='q',RowKey='3')") == "200");
+  CHECK(f.exchange().fault_delay == std::chrono::milliseconds(250));
+  CHECK(f.Admin("DELETE", "/-/faults").body == "[]\n");
+  CHECK(f.Admin("GET", "/-/faults").body.find(R"("fault":"OperationTimedOut")") ==
+        std::string::npos);
+
+  Response bad = f.Admin("POST", "/-/faults", R"({"fault":"Delay"})");
+  CHECK(bad.status == 400);
+  CHECK(bad.body ==
+        R"({"error":"fault rule: \"delay_ms\" (> 0) goes with the Delay fault, and only there"})"
+        "\n");
+}
+
+TEST_CASE("faults: a rule's time window and count bound when it fires", "[throttle][service]") {
+  ThrottleConfig throttle;
+  throttle.fault_rules.push_back(R"({"fault":"ServerBusy","after_ms":1000,"for_ms":1000,"count":2})");
+  Fixture f(throttle);
+  CHECK(f.Run("GET", "Tables") == "200");
+  f.clock().Advance(1000 * kMs);
+  CHECK(f.Run("GET", "Tables") == "503 ServerBusy");
+  CHECK(f.Run("GET", "Tables") == "503 ServerBusy");
+  CHECK(f.Run("GET", "Tables") == "200");  // count reached
+  f.clock().Advance(1000 * kMs);
+  CHECK(f.Run("GET", "Tables") == "200");
+  CHECK(f.Admin("GET", "/-/faults").body ==
+        R"([{"id":1,"fault":"ServerBusy","probability":1.0,"after_ms":1000,"for_ms":1000,)"
+        R"("count":2,"matched":2,"fired":2}])"
+        "\n");
+}
+
+}  // namespace malachite::server
