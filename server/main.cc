@@ -99,6 +99,8 @@ int Serve(ServerConfig& config) {
   server::Service service(config, **store, SystemClock::Instance());
 
   LogBanner(config, port, (*listener)->secure());
+  // The limits in force (spec §12), the rebalancing emulation and fault rules.
+  for (const std::string& line : service.traffic().Describe()) spdlog::info("{}", line);
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);
@@ -134,6 +136,11 @@ int main(int argc, char** argv, char** envp) {
     return 0;
   }
   if (!config->probe_url.empty()) return server::Probe(config->probe_url);
+  // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
+  if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
+    std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
+    return 2;
+  }
   server::ConfigureLogging(*config);
   return Serve(*config);
 }
