@@ -170,26 +170,27 @@ Result<Request> ParseEmbeddedRequest(std::string_view content) {
   do {
     if (!NextLine(rest, line)) return Malformed("batch part without a request line");
   } while (IsBlank(line));
-  // Request line: METHOD SP request-target SP HTTP-version (any run of spaces or tabs).
-  std::string_view tokens[3];
-  std::string_view scan = Trim(line);
-  for (std::string_view& token : tokens) {
-    while (!scan.empty() && IsSpace(scan.front())) scan.remove_prefix(1);
-    std::size_t end = 0;
-    while (end < scan.size() && !IsSpace(scan[end])) ++end;
-    token = scan.substr(0, end);
-    scan.remove_prefix(end);
-  }
-  if (tokens[0].empty() || tokens[1].empty() || !Trim(scan).empty() ||
-      !tokens[2].starts_with("HTTP/")) {
+  // Request line: METHOD SP request-target SP HTTP-version, with any run of spaces or tabs.
+  // Everything between the method and the version is the target, so a key with an unencoded
+  // space still reaches the router as one target.
+  const std::string_view request_line = Trim(line);
+  std::size_t method_end = 0;
+  while (method_end < request_line.size() && !IsSpace(request_line[method_end])) ++method_end;
+  std::size_t version_start = request_line.size();
+  while (version_start > method_end && !IsSpace(request_line[version_start - 1])) --version_start;
+  const std::string_view method = request_line.substr(0, method_end);
+  const std::string_view target =
+      Trim(request_line.substr(method_end, version_start - method_end));
+  const std::string_view version = request_line.substr(version_start);
+  if (method.empty() || target.empty() || !version.starts_with("HTTP/")) {
     return Malformed("malformed request line in a batch part");
   }
-  for (char c : tokens[0]) {
+  for (char c : method) {
     if (c < 'A' || c > 'Z') return Malformed("malformed method in a batch part");
   }
   Request request;
-  request.method = std::string(tokens[0]);
-  request.target = std::string(tokens[1]);
+  request.method = std::string(method);
+  request.target = std::string(target);
   while (NextLine(rest, line) && !IsBlank(line)) {
     if (IsSpace(line.front())) continue;  // obsolete folding
     const std::size_t colon = line.find(':');

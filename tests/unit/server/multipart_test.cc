@@ -134,6 +134,12 @@ TEST_CASE("multipart: preamble, epilogue, transport padding and a blank line bef
         "  body={\"x\":true}\n");
 }
 
+TEST_CASE("multipart: a request target with an unencoded space stays one target", "[server]") {
+  auto request = ParseEmbeddedRequest("DELETE /a/t(PartitionKey='a b',RowKey='c') HTTP/1.1\r\n\r\n");
+  REQUIRE(request);
+  CHECK(request->target == "/a/t(PartitionKey='a b',RowKey='c')");
+}
+
 TEST_CASE("multipart: a lone GET outside a changeset", "[server]") {
   const std::string body = Crlf(
       "--batch_q\n"
@@ -214,6 +220,7 @@ TEST_CASE("multipart: malformed bodies fail with InvalidInput", "[server]") {
       "--b\r\nbad header line\r\n\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\n\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a HTTP/1.1 x\r\n\r\n--c--\r\n--b--",
+      head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE HTTP/1.1\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\ndelete /a HTTP/1.1\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a FTP/1\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: text/plain\r\n\r\nDELETE /a HTTP/1.1\r\n\r\n--c--\r\n--b--",
