@@ -22,7 +22,7 @@ namespace {
 
 using namespace malachite;
 using namespace malachite::server;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 ServerConfig UnderLimits() {
   ServerConfig config;
@@ -34,20 +34,23 @@ ServerConfig UnderLimits() {
 
 template <typename Fn>
 double NanosPerOp(std::size_t iterations, Fn&& fn) {
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   for (std::size_t i = 0; i < iterations; ++i) fn(i);
-  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() /
+  return std::chrono::duration<double, std::nano>(SteadyClock::now() - start).count() /
          static_cast<double>(iterations);
 }
 
-void Report(std::string_view what, double ns) { std::printf("%-58s %8.1f ns/op\n", what.data(), ns); }
+void Report(std::string_view what, double ns) {
+  std::printf("%-58s %8.1f ns/op\n", what.data(), ns);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::size_t iterations = 2'000'000;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::string_view(argv[i]) == "--iterations") iterations = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::string_view(argv[i]) == "--iterations")
+      iterations = std::strtoull(argv[i + 1], nullptr, 10);
   }
   const ServerConfig config = UnderLimits();
   const malachite::Clock& clock = SystemClock::Instance();
@@ -68,28 +71,30 @@ int main(int argc, char** argv) {
   {
     Throttle throttle(config, clock);
     const PartitionRef ref{"devstoreaccount1", "orders", std::string_view("hot")};
-    Report("Throttle::Admit, one hot partition", NanosPerOp(iterations, [&](std::size_t) {
-             throttle.Admit(ref, 1);
-           }));
-    Report("Throttle::Admit, 10,000 partitions round robin", NanosPerOp(iterations, [&](std::size_t i) {
+    Report("Throttle::Admit, one hot partition",
+           NanosPerOp(iterations, [&](std::size_t) { throttle.Admit(ref, 1); }));
+    Report("Throttle::Admit, 10,000 partitions round robin",
+           NanosPerOp(iterations, [&](std::size_t i) {
              throttle.Admit(PartitionRef{"devstoreaccount1", "orders", keys[i % keys.size()]}, 1);
            }));
-    Report("Throttle::Admit, account only (table operation)", NanosPerOp(iterations, [&](std::size_t) {
+    Report("Throttle::Admit, account only (table operation)",
+           NanosPerOp(iterations, [&](std::size_t) {
              throttle.Admit(PartitionRef{"devstoreaccount1", "orders", std::nullopt}, 1);
            }));
     // Two threads on distinct partitions: the shards keep them apart; the account is shared.
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     std::vector<std::thread> threads;
     for (int t = 0; t < 2; ++t) {
       threads.emplace_back([&, t] {
         for (std::size_t i = 0; i < iterations; ++i) {
-          throttle.Admit(PartitionRef{"devstoreaccount1", "orders", keys[(i * 2 + t) % keys.size()]}, 1);
+          throttle.Admit(
+              PartitionRef{"devstoreaccount1", "orders", keys[(i * 2 + t) % keys.size()]}, 1);
         }
       });
     }
     for (auto& thread : threads) thread.join();
     Report("Throttle::Admit, 2 threads (wall time per op per thread)",
-           std::chrono::duration<double, std::nano>(Clock::now() - start).count() /
+           std::chrono::duration<double, std::nano>(SteadyClock::now() - start).count() /
                static_cast<double>(iterations));
   }
   {
@@ -100,7 +105,8 @@ int main(int argc, char** argv) {
     route.table = "orders";
     route.partition_key = "hot";
     Outcome outcome;
-    Report("TrafficControl::Gate + Record (no fault rules)", NanosPerOp(iterations, [&](std::size_t) {
+    Report("TrafficControl::Gate + Record (no fault rules)",
+           NanosPerOp(iterations, [&](std::size_t) {
              traffic.Gate(route, &outcome);
              traffic.Record(route.op, 204, std::chrono::microseconds(40));
            }));

@@ -6,16 +6,21 @@
 namespace malachite {
 namespace {
 
-constexpr std::string_view kValueFlags[] = {
-    "--throttling",        "--partition-rate",    "--account-rate",
-    "--throttle-burst-ms", "--rebalance-after",   "--rebalance-offline",
-    "--fault",             "--faults-file",       "--max-tracked-partitions"};
+constexpr std::string_view kValueFlags[] = {"--throttling",
+                                            "--partition-rate",
+                                            "--account-rate",
+                                            "--throttle-burst-ms",
+                                            "--rebalance-after",
+                                            "--rebalance-offline",
+                                            "--fault",
+                                            "--faults-file",
+                                            "--max-tracked-partitions"};
 
 // Rates above this would make a limiter's interval round to zero (rate_limiter.h).
 constexpr std::uint64_t kMaxRate = 100'000'000;
 
-Result<std::uint64_t> ParseUnsigned(std::string_view what, std::string_view text,
-                                    std::uint64_t min, std::uint64_t max) {
+Result<std::uint64_t> ParseUnsigned(std::string_view what, std::string_view text, std::uint64_t min,
+                                    std::uint64_t max) {
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
@@ -30,9 +35,8 @@ Result<std::uint64_t> ParseUnsigned(std::string_view what, std::string_view text
 Result<bool> ParseOnOff(std::string_view what, std::string_view text) {
   if (text == "on" || text == "1" || text == "true") return true;
   if (text == "off" || text == "0" || text == "false") return false;
-  return Fail(ErrorCode::kInvalidInput,
-              "invalid value '" + std::string(text) + "' for " + std::string(what) +
-                  " (expected on or off)");
+  return Fail(ErrorCode::kInvalidInput, "invalid value '" + std::string(text) + "' for " +
+                                            std::string(what) + " (expected on or off)");
 }
 
 // "N" sets the default account rate, "name=N" one account's.
@@ -46,9 +50,8 @@ Result<void> ApplyAccountRate(ThrottleConfig& config, std::string_view what,
     return {};
   }
   if (eq == 0) {
-    return Fail(ErrorCode::kInvalidInput,
-                "invalid value '" + std::string(text) + "' for " + std::string(what) +
-                    " (expected N or account=N)");
+    return Fail(ErrorCode::kInvalidInput, "invalid value '" + std::string(text) + "' for " +
+                                              std::string(what) + " (expected N or account=N)");
   }
   auto rate = ParseUnsigned(what, text.substr(eq + 1), 1, kMaxRate);
   if (!rate) return tl::unexpected(rate.error());

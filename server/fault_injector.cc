@@ -28,8 +28,8 @@ std::optional<FaultKind> ParseKind(std::string_view name) {
 Result<std::uint64_t> Unsigned(std::string_view key, dom::element value, std::uint64_t max) {
   std::uint64_t number = 0;
   if (value.get_uint64().get(number) != simdjson::SUCCESS || number > max) {
-    return tl::unexpected(Invalid("\"" + std::string(key) + "\" must be an integer in 0.." +
-                                  std::to_string(max)));
+    return tl::unexpected(
+        Invalid("\"" + std::string(key) + "\" must be an integer in 0.." + std::to_string(max)));
   }
   return number;
 }
@@ -248,8 +248,10 @@ std::string FaultRuleJson(const FaultRule& rule) {
   if (rule.after_ms > 0) number("after_ms", rule.after_ms);
   if (rule.for_ms > 0) number("for_ms", rule.for_ms);
   if (rule.count > 0) number("count", rule.count);
-  for (auto [name, value] : {std::pair{"account", &rule.account}, {"table", &rule.table},
-                             {"partition", &rule.partition}, {"operation", &rule.operation}}) {
+  for (auto [name, value] : {std::pair{"account", &rule.account},
+                             {"table", &rule.table},
+                             {"partition", &rule.partition},
+                             {"operation", &rule.operation}}) {
     if (!value->empty()) members.String(name, *value);
   }
   number("matched", rule.matched);

@@ -41,10 +41,10 @@ struct FaultRule {
   FaultKind fault = FaultKind::kServerBusy;
   std::uint32_t delay_ms = 0;
   double probability = 1.0;
-  std::uint64_t every = 0;     // 0: not a schedule
-  std::uint64_t after_ms = 0;  // window start, from `added`
-  std::uint64_t for_ms = 0;    // window length; 0: open-ended
-  std::uint64_t count = 0;     // most firings; 0: no limit
+  std::uint64_t every = 0;                           // 0: not a schedule
+  std::uint64_t after_ms = 0;                        // window start, from `added`
+  std::uint64_t for_ms = 0;                          // window length; 0: open-ended
+  std::uint64_t count = 0;                           // most firings; 0: no limit
   std::string account, table, partition, operation;  // empty: any
   // Runtime state.
   DateTime added;

@@ -6,19 +6,17 @@ namespace malachite::server {
 namespace {
 
 // Azure: the statuses the Table service answers with (spec §8); anything else is "other".
-constexpr std::array<int, 20> kKnownStatuses = {200, 201, 202, 204, 206, 304, 400,
-                                                401, 403, 404, 405, 409, 411, 412,
-                                                413, 415, 416, 500, 501, 503};
+constexpr std::array<int, 20> kKnownStatuses = {200, 201, 202, 204, 206, 304, 400, 401, 403, 404,
+                                                405, 409, 411, 412, 413, 415, 416, 500, 501, 503};
 
 // Histogram bounds in seconds and nanoseconds: 100 us .. 10 s, for requests from a cached point
 // read to a query page that used its whole 5 s budget.
-constexpr std::array<const char*, 16> kBoundText = {"0.0001", "0.00025", "0.0005", "0.001",
-                                                    "0.0025", "0.005",   "0.01",   "0.025",
-                                                    "0.05",   "0.1",     "0.25",   "0.5",
-                                                    "1",      "2.5",     "5",      "10"};
+constexpr std::array<const char*, 16> kBoundText = {
+    "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
+    "0.05",   "0.1",     "0.25",   "0.5",   "1",      "2.5",   "5",    "10"};
 constexpr std::array<std::int64_t, 16> kBoundNs = {
-    100'000,     250'000,     500'000,       1'000'000,     2'500'000,     5'000'000,
-    10'000'000,  25'000'000,  50'000'000,    100'000'000,   250'000'000,   500'000'000,
+    100'000,      250'000,      500'000,      1'000'000,    2'500'000,   5'000'000,
+    10'000'000,   25'000'000,   50'000'000,   100'000'000,  250'000'000, 500'000'000,
     1000'000'000, 2500'000'000, 5000'000'000, 10000'000'000};
 
 std::size_t StatusIndex(int status) {
@@ -117,20 +115,20 @@ void Metrics::Render(std::string& out) const {
       std::uint64_t total = 0;
       for (std::uint64_t c : counts) total += c;
       if (total == 0) continue;
-      const std::string labels = fmt::format("operation=\"{}\",status=\"{}\"", OperationLabel(op),
-                                             StatusLabel(status));
+      const std::string labels =
+          fmt::format("operation=\"{}\",status=\"{}\"", OperationLabel(op), StatusLabel(status));
       out += fmt::format("malachite_requests_total{{{}}} {}\n", labels, total);
       std::uint64_t cumulative = 0;
       for (std::size_t b = 0; b < kBuckets; ++b) {
         cumulative += counts[b];
-        histogram += fmt::format("malachite_request_duration_seconds_bucket{{{},le=\"{}\"}} {}\n",
-                                 labels, b < kBoundText.size() ? kBoundText[b] : "+Inf",
-                                 cumulative);
+        histogram +=
+            fmt::format("malachite_request_duration_seconds_bucket{{{},le=\"{}\"}} {}\n", labels,
+                        b < kBoundText.size() ? kBoundText[b] : "+Inf", cumulative);
       }
       histogram += fmt::format("malachite_request_duration_seconds_sum{{{}}} {:.9f}\n", labels,
                                static_cast<double>(sum_ns) / 1e9);
-      histogram += fmt::format("malachite_request_duration_seconds_count{{{}}} {}\n", labels,
-                               total);
+      histogram +=
+          fmt::format("malachite_request_duration_seconds_count{{{}}} {}\n", labels, total);
     }
   }
   out += histogram;

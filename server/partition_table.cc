@@ -47,7 +47,8 @@ void PartitionTable::Evict(Shard& shard, std::int64_t now) {
   using Rank = std::pair<bool, std::int64_t>;
   std::vector<Rank> ranks;
   ranks.reserve(shard.map.size());
-  for (const auto& entry : shard.map) ranks.emplace_back(!idle(entry.second), entry.second.last_seen);
+  for (const auto& entry : shard.map)
+    ranks.emplace_back(!idle(entry.second), entry.second.last_seen);
   const std::size_t drop = shard.map.size() - target;
   std::nth_element(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(drop - 1),
                    ranks.end());

@@ -7,8 +7,9 @@ namespace {
 
 // GCRA's decision for a bucket whose next arrival time is `tat`: true (and the new `tat` in
 // `next`) when `entities` may pass at `now`. `tat` runs ahead of `now` by what the bucket has
-// given out lately; the request passes when that stays within the tolerance. A request costlier than the
-// whole burst passes only from a full bucket (tat <= now), so it is never starved for good.
+// given out lately; the request passes when that stays within the tolerance. A request costlier
+// than the whole burst passes only from a full bucket (tat <= now), so it is never starved for
+// good.
 bool Admits(const RateLimit& limit, std::int64_t tat, std::int64_t now, std::uint64_t entities,
             std::int64_t& next) {
   const std::int64_t start = std::max(tat, now);
@@ -75,8 +76,7 @@ void AtomicGcra::Charge(const RateLimit& limit, std::int64_t now, std::uint64_t 
 }
 
 void AtomicGcra::Refund(const RateLimit& limit, std::uint64_t entities) {
-  tat_.fetch_sub(static_cast<std::int64_t>(entities) * limit.interval(),
-                 std::memory_order_relaxed);
+  tat_.fetch_sub(static_cast<std::int64_t>(entities) * limit.interval(), std::memory_order_relaxed);
 }
 
 std::uint64_t AtomicGcra::Debt(const RateLimit& limit, std::int64_t now) const {

@@ -83,24 +83,24 @@ ThrottleVerdict Throttle::Admit(const PartitionRef& ref, std::uint64_t entities)
 ThrottleVerdict Throttle::AdmitPartition(const PartitionRef& ref, std::uint64_t entities,
                                          DateTime now) {
   const std::int64_t units = RateLimit::Units(now);
-  return partitions_.With(
-      PartitionName{ref.account, ref.table, *ref.partition_key}, units,
-      [&](PartitionState& state) {
-        if (config_.enabled) {
-          // Emulator: spec §12.2 — while "rebalancing", every request of the partition is 503.
-          if (state.offline_until > units) {
-            ++state.throttled;
-            return ThrottleVerdict::kPartitionOffline;
-          }
-          if (!state.bucket.TryTake(partition_limit_, units, entities)) {
-            ++state.throttled;
-            NoteRefusal(ref, state, units);
-            return ThrottleVerdict::kPartitionBusy;
-          }
-        }
-        state.window.Add(now, entities);
-        return ThrottleVerdict::kAdmitted;
-      });
+  return partitions_.With(PartitionName{ref.account, ref.table, *ref.partition_key}, units,
+                          [&](PartitionState& state) {
+                            if (config_.enabled) {
+                              // Emulator: spec §12.2 — while "rebalancing", every request of the
+                              // partition is 503.
+                              if (state.offline_until > units) {
+                                ++state.throttled;
+                                return ThrottleVerdict::kPartitionOffline;
+                              }
+                              if (!state.bucket.TryTake(partition_limit_, units, entities)) {
+                                ++state.throttled;
+                                NoteRefusal(ref, state, units);
+                                return ThrottleVerdict::kPartitionBusy;
+                              }
+                            }
+                            state.window.Add(now, entities);
+                            return ThrottleVerdict::kAdmitted;
+                          });
 }
 
 void Throttle::NoteRefusal(const PartitionRef& ref, PartitionState& state, std::int64_t now) {
@@ -111,10 +111,11 @@ void Throttle::NoteRefusal(const PartitionRef& ref, PartitionState& state, std::
   state.offline_until = now + rebalance_offline_;
   state.hot_since = 0;
   rebalances_.fetch_add(1, std::memory_order_relaxed);
-  spdlog::info("rebalancing emulation: partition {}/{}/'{}' offline for {} s after {} s over its "
-               "target",
-               ref.account, ref.table, *ref.partition_key, config_.rebalance_offline_seconds,
-               config_.rebalance_after_seconds);
+  spdlog::info(
+      "rebalancing emulation: partition {}/{}/'{}' offline for {} s after {} s over its "
+      "target",
+      ref.account, ref.table, *ref.partition_key, config_.rebalance_offline_seconds,
+      config_.rebalance_after_seconds);
 }
 
 void Throttle::Charge(const PartitionRef& ref, std::uint64_t entities) {

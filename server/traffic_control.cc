@@ -30,9 +30,8 @@ std::optional<std::string_view> PartitionOf(const Route& route, const Outcome* o
   if (outcome != nullptr && outcome->partition_charge) {
     return std::string_view(outcome->partition_charge->partition_key);
   }
-  if (route.op == Operation::kGetEntity ||
-      route.op == Operation::kUpdateEntity || route.op == Operation::kMergeEntity ||
-      route.op == Operation::kInsertOrReplaceEntity ||
+  if (route.op == Operation::kGetEntity || route.op == Operation::kUpdateEntity ||
+      route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
       route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity) {
     return std::string_view(route.partition_key);
   }
@@ -93,10 +92,10 @@ Result<std::vector<FaultRule>> TrafficControl::LoadRules(const ThrottleConfig& c
 GateResult TrafficControl::Gate(const Route& route, const Outcome* outcome) {
   GateResult result;
   const std::optional<std::string_view> partition = PartitionOf(route, outcome);
-  const std::string_view table = outcome != nullptr && outcome->partition_charge &&
-                                         !outcome->partition_charge->table.empty()
-                                     ? std::string_view(outcome->partition_charge->table)
-                                     : std::string_view(route.table);
+  const std::string_view table =
+      outcome != nullptr && outcome->partition_charge && !outcome->partition_charge->table.empty()
+          ? std::string_view(outcome->partition_charge->table)
+          : std::string_view(route.table);
   const FaultScope scope{route.account, table, partition, OperationName(route.op)};
   if (auto action = faults_.Match(scope)) {
     metrics_.AddFault(action->fault);
@@ -131,8 +130,8 @@ std::optional<Error> TrafficControl::ApplyFault(const FaultAction& action, GateR
     case FaultKind::kServerBusy:
       return Error{ErrorCode::kServerBusy, {}, "fault rule " + std::to_string(action.rule_id)};
     case FaultKind::kOperationTimedOut:
-      return Error{ErrorCode::kOperationTimedOut, {},
-                   "fault rule " + std::to_string(action.rule_id)};
+      return Error{
+          ErrorCode::kOperationTimedOut, {}, "fault rule " + std::to_string(action.rule_id)};
     case FaultKind::kDelay:
       result.delay = action.delay;
       return std::nullopt;
@@ -147,9 +146,9 @@ std::vector<std::string> TrafficControl::Describe() const {
   const ThrottleConfig& config = throttle_.config();
   std::vector<std::string> lines;
   if (config.enabled) {
-    std::string line = fmt::format(
-        "throttling on: {} entities/s per partition, {} per account (burst {} ms)",
-        config.partition_rate, config.account_rate, config.burst_ms);
+    std::string line =
+        fmt::format("throttling on: {} entities/s per partition, {} per account (burst {} ms)",
+                    config.partition_rate, config.account_rate, config.burst_ms);
     for (const malachite::AccountRate& rate : config.account_rates) {
       line += fmt::format("; account {}: {}/s", rate.account, rate.rate);
     }

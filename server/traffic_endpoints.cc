@@ -27,7 +27,8 @@ std::optional<std::string> QueryParam(std::string_view target, std::string_view 
     rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
     const std::size_t eq = item.find('=');
     if (item.substr(0, eq) == name) {
-      return eq == std::string_view::npos ? std::string() : PercentDecode(item.substr(eq + 1), true);
+      return eq == std::string_view::npos ? std::string()
+                                          : PercentDecode(item.substr(eq + 1), true);
     }
   }
   return std::nullopt;
@@ -115,9 +116,10 @@ void RenderMetrics(TrafficControl& traffic, Response& response) {
     const std::string labels =
         fmt::format("account=\"{}\",table=\"{}\",partition=\"{}\"", Label(p.account),
                     Label(p.table), Label(p.partition_key));
-    out += fmt::format("malachite_hot_partition_entities_per_second{{{}}} {:.1f}\n", labels, p.rate);
-    throttled += fmt::format("malachite_hot_partition_throttled_requests{{{}}} {}\n", labels,
-                             p.throttled);
+    out +=
+        fmt::format("malachite_hot_partition_entities_per_second{{{}}} {:.1f}\n", labels, p.rate);
+    throttled +=
+        fmt::format("malachite_hot_partition_throttled_requests{{{}}} {}\n", labels, p.throttled);
   }
   out += throttled;
   Answer(response, 200, "text/plain; version=0.0.4; charset=utf-8", std::move(out));
@@ -129,16 +131,16 @@ std::string PartitionsText(const Throttle& throttle, const std::vector<Partition
       "Hot partitions: entities/s over the last second vs the target of {}/s per partition "
       "(throttling {}).\n\n",
       target, throttle.enabled() ? "on" : "off: nothing is refused, rates are still measured");
-  out += fmt::format("{:<20} {:<20} {:<24} {:>9} {:>8} {:>9} {:>10} {:>9}  {}\n", "account",
-                     "table", "partition", "rate/s", "target%", "peak/s", "entities", "throttled",
-                     "state");
+  out +=
+      fmt::format("{:<20} {:<20} {:<24} {:>9} {:>8} {:>9} {:>10} {:>9}  {}\n", "account", "table",
+                  "partition", "rate/s", "target%", "peak/s", "entities", "throttled", "state");
   for (const PartitionReport& p : hot) {
     const double percent = 100.0 * p.rate / static_cast<double>(target);
-    const char* state = p.offline                                 ? "OFFLINE (rebalancing)"
-                        : p.rate > static_cast<double>(target)    ? "OVER TARGET"
-                        : p.peak > target || p.throttled > 0      ? "hot (throttled before)"
-                        : percent >= 80.0                         ? "near target"
-                                                                  : "ok";
+    const char* state = p.offline                              ? "OFFLINE (rebalancing)"
+                        : p.rate > static_cast<double>(target) ? "OVER TARGET"
+                        : p.peak > target || p.throttled > 0   ? "hot (throttled before)"
+                        : percent >= 80.0                      ? "near target"
+                                                               : "ok";
     out += fmt::format("{:<20} {:<20} {:<24} {:>9.1f} {:>7.0f}% {:>9} {:>10} {:>9}  {}\n",
                        p.account, p.table, Printable(p.partition_key), p.rate, percent, p.peak,
                        p.total, p.throttled, state);
@@ -164,8 +166,8 @@ std::string PartitionsJson(const std::vector<PartitionReport>& hot, std::uint64_
     members.String("partition", p.partition_key);
     members.Key("rate");
     out += fmt::format("{:.1f}", p.rate);
-    for (auto [name, value] : {std::pair{"peak", p.peak}, {"total", p.total},
-                               {"throttled", p.throttled}}) {
+    for (auto [name, value] :
+         {std::pair{"peak", p.peak}, {"total", p.total}, {"throttled", p.throttled}}) {
       members.Key(name);
       AppendJsonInt(out, static_cast<std::int64_t>(value));
     }

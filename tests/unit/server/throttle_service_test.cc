@@ -83,9 +83,9 @@ class Fixture {
   }
 
   std::string Insert(std::string_view pk, std::string_view rk) {
-    return Run("POST", "orders",
-               R"({"PartitionKey":")" + std::string(pk) + R"(","RowKey":")" + std::string(rk) +
-                   R"("})");
+    return Run(
+        "POST", "orders",
+        R"({"PartitionKey":")" + std::string(pk) + R"(","RowKey":")" + std::string(rk) + R"("})");
   }
 
   // An admin request (GET /-/...) answered by the throttling endpoints.
@@ -126,9 +126,10 @@ std::string Batch(std::string_view pk, int first, int count) {
 
 }  // namespace
 
-TEST_CASE("throttling: an insert over the partition rate gets the service's 503 ServerBusy and "
-          "is not applied",
-          "[throttle][service]") {
+TEST_CASE(
+    "throttling: an insert over the partition rate gets the service's 503 ServerBusy and "
+    "is not applied",
+    "[throttle][service]") {
   Fixture f;
   CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
   for (int i = 0; i < 5; ++i) CHECK(f.Insert("p", "r" + std::to_string(i)) == "201");
@@ -235,7 +236,8 @@ TEST_CASE("faults: rules fire on schedule and in scope, and are changed at runti
 
 TEST_CASE("faults: a rule's time window and count bound when it fires", "[throttle][service]") {
   ThrottleConfig throttle;
-  throttle.fault_rules.push_back(R"({"fault":"ServerBusy","after_ms":1000,"for_ms":1000,"count":2})");
+  throttle.fault_rules.push_back(
+      R"({"fault":"ServerBusy","after_ms":1000,"for_ms":1000,"count":2})");
   Fixture f(throttle);
   CHECK(f.Run("GET", "Tables") == "200");
   f.clock().Advance(1000 * kMs);

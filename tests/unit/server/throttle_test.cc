@@ -22,7 +22,8 @@ std::string Takes(Bucket& bucket, const RateLimit& limit, DateTime at,
   std::string out;
   for (std::uint64_t n : sizes) {
     if (!out.empty()) out += ", ";
-    out += std::to_string(n) + (bucket.TryTake(limit, RateLimit::Units(at), n) ? " ok" : " refused");
+    out +=
+        std::to_string(n) + (bucket.TryTake(limit, RateLimit::Units(at), n) ? " ok" : " refused");
   }
   return out;
 }
@@ -59,7 +60,8 @@ TEST_CASE("rate_limiter: a quiet bucket gives its burst at once, then one entity
   CHECK(Takes(bucket, limit, DateTime{After(0).ticks + 4999}, {1}) == "1 refused");
   CHECK(Takes(bucket, limit, DateTime{After(0).ticks + 5000}, {1, 1}) == "1 ok, 1 refused");
   // A full second later 2,000 more have come in.
-  CHECK(Takes(bucket, limit, DateTime{After(1000).ticks + 5000}, {2000, 1}) == "2000 ok, 1 refused");
+  CHECK(Takes(bucket, limit, DateTime{After(1000).ticks + 5000}, {2000, 1}) ==
+        "2000 ok, 1 refused");
 }
 
 TEST_CASE("rate_limiter: a request larger than the burst passes only from a full bucket",
@@ -117,9 +119,10 @@ TEST_CASE("rate_limiter: the rate window slides over the last second and keeps t
   CHECK(window.total() == 410);
 }
 
-TEST_CASE("throttle: a partition over its rate is refused and the refusal costs the account "
-          "nothing",
-          "[throttle]") {
+TEST_CASE(
+    "throttle: a partition over its rate is refused and the refusal costs the account "
+    "nothing",
+    "[throttle]") {
   ManualClock clock(kStart);
   auto config = Config(10, 15);
   Throttle throttle(config, clock);
@@ -129,8 +132,7 @@ TEST_CASE("throttle: a partition over its rate is refused and the refusal costs 
         "admitted admitted admitted admitted admitted admitted admitted admitted admitted "
         "admitted partition partition");
   // The account holds 15: 10 went to `a`, its refused requests were refunded.
-  CHECK(Verdicts(throttle, b, 6) ==
-        "admitted admitted admitted admitted admitted account");
+  CHECK(Verdicts(throttle, b, 6) == "admitted admitted admitted admitted admitted account");
   // Table names are case-insensitive: "Orders" and "orders" are one partition.
   CHECK(throttle.tracked_partitions() == 2);
   clock.Advance(kTicksPerSecond);
@@ -138,9 +140,10 @@ TEST_CASE("throttle: a partition over its rate is refused and the refusal costs 
         "admitted");
 }
 
-TEST_CASE("throttle: per-account overrides, and a query's scan charged afterwards refuses the "
-          "next request",
-          "[throttle]") {
+TEST_CASE(
+    "throttle: per-account overrides, and a query's scan charged afterwards refuses the "
+    "next request",
+    "[throttle]") {
   ManualClock clock(kStart);
   auto config = Config(2000, 20000);
   config.throttle.account_rates.push_back({"slow", 3});
@@ -171,9 +174,10 @@ TEST_CASE("throttle: with throttling off everything passes and rates are still r
   throttle.Charge(PartitionRef{"devstoreaccount1", "t", std::nullopt}, 1000);  // account only
   std::string report;
   for (const PartitionReport& r : throttle.Hottest(10)) {
-    report += r.account + "/" + r.table + "/" + r.partition_key + " rate=" +
-              std::to_string(static_cast<int>(r.rate)) + " peak=" + std::to_string(r.peak) +
-              " throttled=" + std::to_string(r.throttled) + "\n";
+    report += r.account + "/" + r.table + "/" + r.partition_key +
+              " rate=" + std::to_string(static_cast<int>(r.rate)) +
+              " peak=" + std::to_string(r.peak) + " throttled=" + std::to_string(r.throttled) +
+              "\n";
   }
   CHECK(report ==
         "devstoreaccount1/t/hot rate=100 peak=100 throttled=0\n"
