@@ -17,8 +17,8 @@ void AppendRedactedTarget(std::string_view target, std::string& out) {
   for (;;) {
     const std::size_t amp = rest.find('&');
     const std::string_view param = rest.substr(0, amp);
-    const bool sig = param.size() >= 4 && (param.substr(0, 4) == "sig=" ||
-                                           param.substr(0, 4) == "SIG=");
+    const bool sig =
+        param.size() >= 4 && (param.substr(0, 4) == "sig=" || param.substr(0, 4) == "SIG=");
     out += sig ? std::string_view("sig=REDACTED") : param;
     if (amp == std::string_view::npos) break;
     out += '&';

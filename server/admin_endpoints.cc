@@ -5,9 +5,7 @@
 namespace malachite::server {
 namespace {
 
-std::string_view PathOf(std::string_view target) {
-  return target.substr(0, target.find('?'));
-}
+std::string_view PathOf(std::string_view target) { return target.substr(0, target.find('?')); }
 
 void Answer(Response& response, int status, std::string body) {
   response.status = status;

@@ -48,8 +48,8 @@ void AppendJsonEscaped(std::string_view text, std::string& out) {
 void ConfigureLogging(const ServerConfig& config) {
   auto logger = spdlog::stderr_color_mt("malachite");
   if (config.log_format == "json") {
-    auto formatter = std::make_unique<spdlog::pattern_formatter>(
-        spdlog::pattern_time_type::utc, std::string("\n"));
+    auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc,
+                                                                 std::string("\n"));
     formatter->add_flag<JsonMessageFlag>('*').set_pattern(
         R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","msg":"%*"})");
     logger->set_formatter(std::move(formatter));

@@ -12,11 +12,12 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/ssl/error.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/detect_ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/core/string.hpp>
@@ -82,10 +83,9 @@ auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
 bool IsQuietClose(const beast::error_code& ec) {
   // stream_truncated: a TLS peer that closed without close_notify (common, harmless here).
   return ec == http::error::end_of_stream || ec == beast::error::timeout ||
-         ec == asio::ssl::error::stream_truncated ||
-         ec == asio::error::eof || ec == asio::error::connection_reset ||
-         ec == asio::error::operation_aborted || ec == asio::error::broken_pipe ||
-         ec == asio::error::not_connected;
+         ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
+         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+         ec == asio::error::broken_pipe || ec == asio::error::not_connected;
 }
 
 // Reads one request (through `parser`, into the Request it fills). Returns the error; on
@@ -127,9 +127,8 @@ asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& respo
 
 // Answers a request that could not be read (413 or 400); the caller then closes.
 template <typename Stream>
-asio::awaitable<void> AnswerBadRequest(Stream& stream, SessionShared& shared,
-                                       Exchange& exchange, std::string& head,
-                                       const beast::error_code& ec) {
+asio::awaitable<void> AnswerBadRequest(Stream& stream, SessionShared& shared, Exchange& exchange,
+                                       std::string& head, const beast::error_code& ec) {
   const bool too_large = ec == http::error::body_limit;
   spdlog::debug("unreadable request: {}", ec.message());
   exchange.request.body.clear();
@@ -156,6 +155,18 @@ asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
     if (ec) break;
     drained += n;
   }
+}
+
+// Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.
+asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
+  static constexpr std::string_view kAnswer =
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      "Content-Length: 71\r\nConnection: close\r\n\r\n"
+      "This port serves HTTPS: use https:// (DefaultEndpointsProtocol=https).\n";
+  stream.expires_after(std::chrono::seconds(5));
+  auto [ec, n] =
+      co_await asio::async_write(stream, asio::buffer(kAnswer.data(), kAnswer.size()), kTuple);
+  if (!ec) co_await DrainBeforeClose(stream);
 }
 
 // Runs one read request through the admin endpoints or the Table pipeline (awaiting the store
@@ -262,9 +273,19 @@ asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared
 
 asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
   Tcp(stream).expires_after(shared.timeout);
-  auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
+  // A plain-HTTP client on the HTTPS port (a connection string still saying http) gets an answer
+  // that says so, instead of a reset connection.
+  beast::flat_buffer buffer;
+  auto [dec, is_tls] = co_await beast::async_detect_ssl(Tcp(stream), buffer, kTuple);
+  if (dec) co_return;
+  if (!is_tls) {
+    co_await AnswerPlainHttp(Tcp(stream));
+    co_return;
+  }
+  auto [ec, used] =
+      co_await stream.async_handshake(asio::ssl::stream_base::server, buffer.data(), kTuple);
   if (ec) {
-    // E.g. a plain-HTTP client on the TLS port, or a client that does not trust the certificate.
+    // E.g. a client that does not trust the certificate.
     spdlog::debug("TLS handshake failed: {}", ec.message());
     co_return;
   }

@@ -177,9 +177,9 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
         "accounts=2");
   CHECK(from_file->config_file == file.path());
 
-  auto env_over_file = Parse({}, {(std::string("MALACHITE_CONFIG=") + file.path()).c_str(),
-                                  "MALACHITE_PORT=2222", "MALACHITE_LOOSE=0",
-                                  "MALACHITE_ACCOUNTS=envacct:a2V5Mg=="});
+  auto env_over_file =
+      Parse({}, {(std::string("MALACHITE_CONFIG=") + file.path()).c_str(), "MALACHITE_PORT=2222",
+                 "MALACHITE_LOOSE=0", "MALACHITE_ACCOUNTS=envacct:a2V5Mg=="});
   REQUIRE(env_over_file);
   CHECK(Ops(*env_over_file) ==
         "port=2222 log=debug/json access=info loose=off mem=off sync=on explain=off cert= key= "
@@ -196,9 +196,9 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
 
 TEST_CASE("config: every option has a MALACHITE_ variable, switches take 1/0/true/false/on/off",
           "[config]") {
-  auto config = Parse({}, {"MALACHITE_IN_MEMORY=on", "MALACHITE_EXPLAIN=true",
-                           "MALACHITE_HOST=0.0.0.0", "MALACHITE_MAP_SIZE_MB=64",
-                           "MALACHITE_CERT=/c.pem", "MALACHITE_KEY=/k.pem"});
+  auto config =
+      Parse({}, {"MALACHITE_IN_MEMORY=on", "MALACHITE_EXPLAIN=true", "MALACHITE_HOST=0.0.0.0",
+                 "MALACHITE_MAP_SIZE_MB=64", "MALACHITE_CERT=/c.pem", "MALACHITE_KEY=/k.pem"});
   REQUIRE(config);
   // --in-memory implies no fsync.
   CHECK(Ops(*config) ==
@@ -220,7 +220,8 @@ TEST_CASE("config: config file mistakes name the file and line", "[config]") {
   TempFile unknown("port = 1\nbogus = 2\n");
   auto a = Parse({"--config", unknown.path()});
   REQUIRE_FALSE(a);
-  CHECK(a.error().message == std::string(unknown.path()) + ":2: unknown option 'bogus' (try --help)");
+  CHECK(a.error().message ==
+        std::string(unknown.path()) + ":2: unknown option 'bogus' (try --help)");
   TempFile bad_value("\n\nport = http\n");
   auto b = Parse({"--config", bad_value.path()});
   REQUIRE_FALSE(b);
@@ -279,7 +280,7 @@ TEST_CASE("config: --help and the man page list every option with its default an
     CHECK(man.find(".B " + roff_flag) != std::string::npos);
   }
   for (auto text : {"--in-memory", "--loose", "--log-format", "--access-log-level", "--cert",
-                    "--key", "--config", "MALACHITE_CONFIG", "--probe",
+                    "--key", "--config", "MALACHITE_CONFIG", "--probe", "--partition-rate",
                     "Precedence: flags > environment > config file > defaults"}) {
     CHECK(help.find(text) != std::string::npos);
   }

@@ -23,8 +23,9 @@ TEST_CASE("access_log: queries add entities scanned and returned", "[access_log]
   exchange.query_stats = QueryStats{40, 2};
   std::string line;
   FormatAccessLine(exchange, "", std::chrono::microseconds(9), line);
-  CHECK(line == "GET /devstoreaccount1/t()?$filter=PartitionKey%20eq%20'a' 200 9us scanned=40 "
-                "returned=2");
+  CHECK(line ==
+        "GET /devstoreaccount1/t()?$filter=PartitionKey%20eq%20'a' 200 9us scanned=40 "
+        "returned=2");
 }
 
 TEST_CASE("access_log: a SAS signature in the query is redacted", "[access_log]") {
@@ -33,8 +34,7 @@ TEST_CASE("access_log: a SAS signature in the query is redacted", "[access_log]"
   exchange.request.target = "/acct/t()?sv=2019-02-02&sig=c2VjcmV0%3D&se=2030-01-01&SIG=x";
   std::string line;
   FormatAccessLine(exchange, "", std::chrono::microseconds(1), line);
-  CHECK(line ==
-        "GET /acct/t()?sv=2019-02-02&sig=REDACTED&se=2030-01-01&sig=REDACTED 200 1us");
+  CHECK(line == "GET /acct/t()?sv=2019-02-02&sig=REDACTED&se=2030-01-01&sig=REDACTED 200 1us");
 }
 
 }  // namespace malachite::server

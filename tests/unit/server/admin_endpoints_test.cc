@@ -12,8 +12,8 @@ std::string Answer(std::string method, std::string target, bool ready) {
   request.target = std::move(target);
   Response response;
   HandleAdminRequest(request, AdminContext{ready}, response);
-  std::string out = std::to_string(response.status) + " " +
-                    response.body.substr(0, response.body.size() - 1);
+  std::string out =
+      std::to_string(response.status) + " " + response.body.substr(0, response.body.size() - 1);
   if (auto allow = response.Find("Allow")) out += " [" + std::string(*allow) + "]";
   return out;
 }
