@@ -134,6 +134,24 @@ std::vector<PlanRange> ClipRanges(const std::vector<PlanRange>& ranges, std::str
   return clipped;
 }
 
+std::vector<PlanRange> IntersectRanges(const std::vector<PlanRange>& ranges,
+                                       const PlanRange& within) {
+  std::vector<PlanRange> out;
+  out.reserve(ranges.size());
+  for (const PlanRange& range : ranges) {
+    PlanRange narrowed = range;
+    // The later of the two lower cuts and the earlier of the two upper cuts.
+    if (CompareCuts(LowerCut(within.lower), LowerCut(range.lower)) > 0) {
+      narrowed.lower = within.lower;
+    }
+    if (CompareCuts(UpperCut(within.upper), UpperCut(range.upper)) < 0) {
+      narrowed.upper = within.upper;
+    }
+    if (!narrowed.IsEmpty()) out.push_back(std::move(narrowed));
+  }
+  return out;
+}
+
 bool RangeContains(const PlanRange& range, std::string_view pk, std::string_view rk) {
   return CompareCuts(LowerCut(range.lower), Cut{Cut::kBeforeRow, pk, rk}) <= 0 &&
          CompareCuts(Cut{Cut::kAfterRow, pk, rk}, UpperCut(range.upper)) <= 0;

@@ -43,6 +43,11 @@ std::vector<PlanRange> NormalizeRanges(std::vector<PlanRange> ranges);
 std::vector<PlanRange> ClipRanges(const std::vector<PlanRange>& ranges, std::string_view pk,
                                   std::optional<std::string_view> rk);
 
+// `ranges` (disjoint, in key order) restricted to the keys inside `within` (e.g. the key range of
+// a shared access signature, spec §10.8); ranges left empty are dropped.
+std::vector<PlanRange> IntersectRanges(const std::vector<PlanRange>& ranges,
+                                       const PlanRange& within);
+
 // True when the key (pk, rk) is inside `range`.
 bool RangeContains(const PlanRange& range, std::string_view pk, std::string_view rk);
 

@@ -1,7 +1,8 @@
 // Request authentication (spec §10): Shared Key and Shared Key Lite against the configured
-// accounts, with the service's date and skew rules. SAS is a seam for later work.
+// accounts, with the service's date and skew rules, and shared access signatures (sas.h).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "config/server_config.h"
 #include "server/http_message.h"
 #include "server/route.h"
+#include "server/sas.h"
 #include "server/shared_key.h"
 
 namespace malachite::server {
@@ -21,6 +23,8 @@ enum class AuthScheme { kSharedKey, kSharedKeyLite, kSas };
 struct Principal {
   AuthScheme scheme = AuthScheme::kSharedKey;
   std::string_view account;  // lives as long as the Authenticator
+  // What a SAS request may do (scheme kSas only): handlers check entity keys and ranges with it.
+  std::shared_ptr<const SasGrant> sas;
 };
 
 class Authenticator {
@@ -32,10 +36,15 @@ class Authenticator {
   // and must not be passed here.
   // Errors (Azure: spec §10.5–10.6):
   //   kInvalidAuthenticationInfo — Authorization header not "<scheme> <account>:<signature>";
-  //   kAuthenticationFailed — anonymous, unknown account, account differing from the URL, SAS
-  //     (not implemented yet), missing/unparsable date, date off by more than 15 minutes,
-  //     signature mismatch. error.detail holds the service's AuthenticationErrorDetail text.
-  Result<Principal> Authenticate(const Request& request, const Route& route, DateTime now) const;
+  //   kAuthenticationFailed — anonymous, unknown account, account differing from the URL,
+  //     missing/unparsable date, date off by more than 15 minutes, signature mismatch.
+  //     error.detail holds the service's AuthenticationErrorDetail text.
+  // With `sig` in the query the request is a SAS (spec §10.7–10.8): VerifySas errors, then
+  // AuthorizeSasOperation errors for route.op, and for entity routes with keys in the URL the
+  // key range (kAuthorizationFailure). `lookup` finds stored access policies for `si` (none:
+  // every `si` is unknown).
+  Result<Principal> Authenticate(const Request& request, const Route& route, DateTime now,
+                                 const PolicyLookup& lookup = {}) const;
 
  private:
   struct Account {
@@ -44,6 +53,8 @@ class Authenticator {
   };
   const Account* FindAccount(std::string_view name) const;
   Result<void> CheckDate(const Request& request, DateTime now) const;
+  Result<Principal> AuthenticateSas(const Request& request, const Route& route, DateTime now,
+                                    const PolicyLookup& lookup) const;
 
   std::vector<Account> accounts_;
 };

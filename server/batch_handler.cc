@@ -91,6 +91,13 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
   if (!level) return tl::unexpected(level.error());
   auto write = DecodeEntityWrite(operation.request, *route);
   if (!write) return tl::unexpected(write.error());
+  // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
+  // key range), as its single request would be.
+  if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table,
+                                   write->entity.partition_key, write->entity.row_key);
+      !ok) {
+    return tl::unexpected(ok.error());
+  }
   return PlannedOperation{std::move(*write), std::move(route->table),
                           std::move(operation.content_id), *level};
 }
@@ -152,8 +159,14 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
     }
     auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
     if (!level) return tl::unexpected(level.error());
+    if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, route->partition_key,
+                                     route->row_key);
+        !ok) {
+      return tl::unexpected(ok.error());
+    }
     RequestContext sub{operation.request, *route,    *level,        ctx.base_url,
                        ctx.clock,         ctx.store, ctx.request_id};
+    sub.sas = ctx.sas;
     auto got = HandleGetEntity(sub);
     if (!got) return tl::unexpected(got.error());
     return std::move(got->response);

@@ -36,6 +36,12 @@ struct WriteState {
 Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
   auto decoded = DecodeEntityWrite(ctx.request, ctx.route);
   if (!decoded) return tl::unexpected(decoded.error());
+  // Azure: spec §10.8 — under a SAS the entity's keys (Insert: from the body) must be in range.
+  if (auto ok = AuthorizeSasEntity(ctx.sas, ctx.route.op, ctx.route.table,
+                                   decoded->entity.partition_key, decoded->entity.row_key);
+      !ok) {
+    return tl::unexpected(ok.error());
+  }
   auto state = std::make_shared<WriteState>(WriteState{std::move(*decoded), ctx.route.account,
                                                        ctx.route.table, ctx.base_url,
                                                        ctx.metadata});

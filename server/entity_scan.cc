@@ -105,10 +105,11 @@ storage::KeyRange ToKeyRange(const odata::PlanRange& range) {
 
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<ScanStart>& start,
-                            const ScanLimits& limits) {
+                            const ScanLimits& limits, const odata::PlanRange* within) {
   std::vector<odata::PlanRange> clipped;
   if (start) clipped = plan.RangesFrom(start->partition_key, start->row_key);
-  const std::vector<odata::PlanRange>& ranges = start ? clipped : plan.ranges();
+  if (within) clipped = odata::IntersectRanges(start ? clipped : plan.ranges(), *within);
+  const std::vector<odata::PlanRange>& ranges = start || within ? clipped : plan.ranges();
 
   EntityPage page;
   PageBuilder builder(plan, limits, page);

@@ -67,9 +67,10 @@ class ViewSource final : public odata::PropertySource {
 storage::KeyRange ToKeyRange(const odata::PlanRange& range);
 
 // Scans `plan` over `table` in `view`. A range that is a single key is read with one GetEntity.
-// Errors: those of the ReadView (kInternalError).
+// With `within` (a SAS key range, spec §10.8) only keys inside it are scanned, so the page and
+// its continuation stay inside the range. Errors: those of the ReadView (kInternalError).
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<ScanStart>& start,
-                            const ScanLimits& limits);
+                            const ScanLimits& limits, const odata::PlanRange* within = nullptr);
 
 }  // namespace malachite::server

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "server/http_message.h"
 #include "server/route.h"
+#include "server/sas.h"
 #include "storage/store.h"
 
 namespace malachite::server {
@@ -51,6 +52,10 @@ struct RequestContext {
   // the wall time one query page may scan (--query-budget-ms, spec §6.5).
   bool explain = false;
   std::chrono::milliseconds query_budget{5000};
+  // Set for a request authorized by a shared access signature (spec §10.7–10.8): entity
+  // handlers check keys against it (AuthorizeSasEntity) and Query Entities scans only its key
+  // range. Null for Shared Key requests. Lives as long as the request.
+  const SasGrant* sas = nullptr;
 };
 
 // What a handler produces. Reads are answered at once in `response`. A write sets `write`: the

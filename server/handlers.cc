@@ -3,10 +3,12 @@
 #include <charconv>
 
 #include "common/limits.h"
+#include "server/acl_handlers.h"
 #include "server/batch_handler.h"
 #include "server/entity_handlers.h"
 #include "server/handler.h"
 #include "server/query_handlers.h"
+#include "server/service_handlers.h"
 #include "server/table_handlers.h"
 
 namespace malachite::server {
@@ -36,6 +38,18 @@ Result<Outcome> Dispatch(const RequestContext& ctx) {
       return HandleDeleteEntity(ctx);
     case Operation::kBatch:
       return HandleBatch(ctx);
+    case Operation::kGetTableAcl:
+      return HandleGetTableAcl(ctx);
+    case Operation::kSetTableAcl:
+      return HandleSetTableAcl(ctx);
+    case Operation::kGetServiceProperties:
+      return HandleGetServiceProperties(ctx);
+    case Operation::kSetServiceProperties:
+      return HandleSetServiceProperties(ctx);
+    case Operation::kGetServiceStats:
+      return HandleGetServiceStats(ctx);
+    case Operation::kPreflight:
+      return HandlePreflight(ctx);
     default:
       break;
   }

@@ -120,7 +120,9 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   auto table = FindTableForRead(**view, ctx);
   if (!table) return tl::unexpected(table.error());
   const ScanLimits limits{options->top, std::chrono::steady_clock::now() + ctx.query_budget};
-  auto page = ScanPage(**view, *table, plan, options->start, limits);
+  // Azure: spec §10.8 — a SAS with a key range sees only the entities inside it.
+  const odata::PlanRange* within = ctx.sas && ctx.sas->range ? &*ctx.sas->range : nullptr;
+  auto page = ScanPage(**view, *table, plan, options->start, limits, within);
   if (!page) return tl::unexpected(page.error());
   view->reset();  // end the snapshot before rendering
 

@@ -7,6 +7,8 @@
 #include "common/limits.h"
 #include "server/error_render.h"
 #include "server/negotiation.h"
+#include "server/table_settings.h"
+#include "server/cors.h"
 
 namespace malachite::server {
 namespace {
@@ -109,9 +111,14 @@ Result<void> Service::Run(Exchange& exchange) const {
   }
   // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
   // under --loose (every request gets full access, as with the account key).
+  std::shared_ptr<const SasGrant> sas;
   if (r.op != Operation::kPreflight && !loose_) {
-    auto principal = authenticator_.Authenticate(exchange.request, r, now);
+    auto principal =
+        authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
     if (!principal) return tl::unexpected(principal.error());
+    sas = std::move(principal->sas);
+    // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
+    if (sas) exchange.version = sas->version;
   }
   auto level = NegotiateMetadata(exchange.request, r, exchange.version);
   if (!level) return tl::unexpected(level.error());
@@ -120,6 +127,7 @@ Result<void> Service::Run(Exchange& exchange) const {
                      exchange.request_id};
   ctx.explain = explain_;
   ctx.query_budget = query_budget_;
+  ctx.sas = sas.get();
   auto outcome = Dispatch(ctx);
   // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
   // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
@@ -193,6 +201,10 @@ void Service::Decorate(Exchange& exchange) const {
   headers.push_back({"X-Content-Type-Options", "nosniff"});
   if (!exchange.routed || IsODataOperation(exchange.route.op)) {
     headers.push_back({"DataServiceVersion", "3.0;"});
+  }
+  // Azure: spec §11.4 — CORS headers on actual requests carrying Origin (errors included).
+  if (exchange.routed && exchange.route.op != Operation::kPreflight) {
+    AddCorsHeaders(exchange.request, exchange.route.account, store_, response);
   }
   traffic_->Record(exchange.routed ? std::optional<Operation>(exchange.route.op) : std::nullopt,
                    response.status, std::chrono::steady_clock::now() - exchange.started);

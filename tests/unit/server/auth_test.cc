@@ -137,7 +137,8 @@ TEST_CASE("auth: failures carry the service's code and AuthenticationErrorDetail
         "AuthenticationFailed: The account 'otheracct' in the Authorization header does not match "
         "a known account of this request's URL.");
   CHECK(Check(Make("GET", "/devstoreaccount1/mytable()?sv=2019-02-02&sig=abc", {})) ==
-        "AuthenticationFailed: Shared access signatures are not supported by this emulator yet.");
+        "AuthenticationFailed: The SAS names neither a table (tn) nor services and resource "
+        "types (ss, srt)");
 }
 
 TEST_CASE("auth: a wrong signature reports the signature and the string the server signed",

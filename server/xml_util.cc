@@ -1,0 +1,91 @@
+#include "server/xml_util.h"
+
+#include <set>
+
+namespace malachite::server {
+
+tl::unexpected<Error> InvalidXml(std::string detail) {
+  return Fail(ErrorCode::kInvalidXmlDocument, {}, std::move(detail));
+}
+
+tl::unexpected<Error> InvalidXmlValue(std::string detail) {
+  return Fail(ErrorCode::kInvalidXmlNodeValue, {}, std::move(detail));
+}
+
+bool IsBlank(std::string_view body) {
+  return body.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+Result<void> ParseXmlBody(std::string_view body, pugi::xml_document& doc) {
+  // No DOCTYPE (pugixml never fetches entities, but a DTD has no business in these bodies).
+  const unsigned options = pugi::parse_default & ~pugi::parse_doctype;
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer(body.data(), body.size(), options, pugi::encoding_auto);
+  if (!parsed) return InvalidXml(parsed.description());
+  for (const pugi::xml_node& child : doc.children()) {
+    if (child.type() == pugi::node_doctype) return InvalidXml("DOCTYPE is not allowed");
+  }
+  if (!doc.document_element()) return InvalidXml("no root element");
+  return {};
+}
+
+std::optional<std::string> ElementText(const pugi::xml_node& node) {
+  std::string text;
+  for (const pugi::xml_node& child : node.children()) {
+    if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
+      text += child.value();
+    } else if (child.type() == pugi::node_element) {
+      return std::nullopt;
+    }
+  }
+  return text;
+}
+
+Result<void> CheckChildren(const pugi::xml_node& node,
+                           std::initializer_list<std::string_view> allowed) {
+  std::set<std::string_view> seen;
+  for (const pugi::xml_node& child : node.children()) {
+    if (child.type() == pugi::node_pcdata) {
+      if (!IsBlank(child.value())) return InvalidXml("unexpected text in " + std::string(node.name()));
+      continue;
+    }
+    if (child.type() != pugi::node_element) continue;
+    const std::string_view name = child.name();
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == name;
+    if (!known) return InvalidXml("unexpected element " + std::string(name));
+    if (!seen.insert(name).second) return InvalidXml("element " + std::string(name) + " repeated");
+  }
+  return {};
+}
+
+void AppendXmlText(std::string& out, std::string_view text) {
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out.push_back(c);
+    }
+  }
+}
+
+void AppendXmlElement(std::string& out, std::string_view name, std::string_view text) {
+  out.push_back('<');
+  out.append(name);
+  out.push_back('>');
+  AppendXmlText(out, text);
+  out += "</";
+  out.append(name);
+  out.push_back('>');
+}
+
+std::optional<bool> ParseXmlBool(std::string_view text) {
+  if (text == "true" || text == "True" || text == "TRUE") return true;
+  if (text == "false" || text == "False" || text == "FALSE") return false;
+  return std::nullopt;
+}
+
+}  // namespace malachite::server

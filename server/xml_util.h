@@ -1,0 +1,41 @@
+// Small XML helpers for the XML-only operations (ACL, service properties, stats): parsing a body
+// with pugixml into a document, reading child elements strictly, and writing escaped text.
+#pragma once
+
+#include <pugixml.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/error.h"
+
+namespace malachite::server {
+
+// Parses `body` into `doc`. Azure: spec §11.2 — malformed XML is 400 InvalidXmlDocument.
+Result<void> ParseXmlBody(std::string_view body, pugi::xml_document& doc);
+
+// True when `body` is empty or only whitespace (an empty ACL body clears all policies).
+bool IsBlank(std::string_view body);
+
+// The text of element `node` (concatenated PCDATA/CDATA, no child elements allowed), or nullopt
+// when it holds child elements.
+std::optional<std::string> ElementText(const pugi::xml_node& node);
+
+// Fails with kInvalidXmlDocument unless every child element of `node` is named in `allowed` and
+// appears at most once.
+Result<void> CheckChildren(const pugi::xml_node& node,
+                           std::initializer_list<std::string_view> allowed);
+
+// Appends `text` escaped for XML character data (and attribute values).
+void AppendXmlText(std::string& out, std::string_view text);
+// Appends <name>escaped text</name>.
+void AppendXmlElement(std::string& out, std::string_view name, std::string_view text);
+
+// `true`/`false` as the service accepts booleans in XML bodies; nullopt otherwise.
+std::optional<bool> ParseXmlBool(std::string_view text);
+
+tl::unexpected<Error> InvalidXml(std::string detail = {});
+tl::unexpected<Error> InvalidXmlValue(std::string detail = {});
+
+}  // namespace malachite::server
