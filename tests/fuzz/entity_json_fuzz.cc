@@ -51,13 +51,15 @@ bool ValidJson(const std::string& text) {
   return parser.parse(text).error() == simdjson::SUCCESS;
 }
 
-// A selection of the first custom property, one the entity lacks, and RowKey.
+// A selection of the first custom property, one the entity lacks, and RowKey — each once, as
+// ParseSelect would build it (a repeated name would be rendered twice).
 Selection PartialSelection(const Entity& entity) {
   Selection select;
   select.all = false;
   if (!entity.properties.empty()) select.names.push_back(entity.properties.front().name);
-  select.names.push_back("NotThere");
-  select.names.push_back("RowKey");
+  for (const char* name : {"NotThere", "RowKey"}) {
+    if (entity.Find(name) == nullptr) select.names.emplace_back(name);
+  }
   return select;
 }
 
