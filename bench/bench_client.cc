@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "common/encoding.h"
@@ -19,7 +20,6 @@ namespace http = beast::http;
 using Clock = std::chrono::steady_clock;
 using Request = http::request<http::string_body>;
 constexpr auto kToken = asio::as_tuple(asio::use_awaitable);
-constexpr std::size_t kKeyPartitions = 16;
 constexpr std::size_t kBodyLimit = 64 * 1024 * 1024;
 
 std::string RowKey(std::size_t i) {
@@ -96,13 +96,40 @@ struct ListCursor {
 struct PreparedOp {
   Request request;
   unsigned expected_status;
+  std::size_t expected_entities = 0;  // checked for the query scenarios that know their answer
 };
+
+std::string Quoted(std::string_view key) { return "'" + std::string(key) + "'"; }
+
+std::string ContinuationQuery(const ListCursor& cursor) {
+  if (cursor.next_partition_key.empty()) return "";
+  std::string query = "NextPartitionKey=" + PercentEncode(cursor.next_partition_key);
+  if (!cursor.next_row_key.empty()) query += "&NextRowKey=" + PercentEncode(cursor.next_row_key);
+  return query;
+}
+
+// The $filter of a point or 100-row range query over the seeded entities.
+std::string SeededQueryFilter(RunState& state) {
+  const std::size_t key_space = state.options.key_space;
+  if (state.options.scenario == Scenario::kQueryPoint) {
+    const std::size_t i = state.random() % key_space;
+    return "PartitionKey eq " + Quoted(SeedPartition(i)) + " and RowKey eq " + Quoted(SeedRow(i));
+  }
+  // Partition k holds i = k, k + 16, ...; kRangeRows consecutive ones of them, as RowKeys sort
+  // like the numbers they encode.
+  const std::size_t k = state.random() % kSeedPartitions;
+  const std::size_t rows = (key_space - k + kSeedPartitions - 1) / kSeedPartitions;
+  const std::size_t first = k + kSeedPartitions * (state.random() % (rows - kRangeRows + 1));
+  const std::size_t last = first + kSeedPartitions * (kRangeRows - 1);
+  return "PartitionKey eq " + Quoted(SeedPartition(first)) + " and RowKey ge " +
+         Quoted(SeedRow(first)) + " and RowKey le " + Quoted(SeedRow(last));
+}
 
 PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) {
   const Target& target = state.target;
   switch (state.options.scenario) {
     case Scenario::kInsert: {
-      std::string pk = state.options.insert_prefix + std::to_string(op % kKeyPartitions);
+      std::string pk = state.options.insert_prefix + std::to_string(op % kSeedPartitions);
       std::string rk = RowKey(op);
       Request request = MakeRequest(target, state.signer, http::verb::post,
                                     "/" + target.account + "/" + target.table, "",
@@ -123,18 +150,32 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
                           EntityBody(pk, rk, op)),
               204};
     }
-    case Scenario::kList: {
-      std::string query;
-      if (!cursor.next_partition_key.empty()) {
-        query = "NextPartitionKey=" + PercentEncode(cursor.next_partition_key);
-        if (!cursor.next_row_key.empty()) query += "&NextRowKey=" + PercentEncode(cursor.next_row_key);
+    case Scenario::kList:
+    case Scenario::kScan: {
+      std::string query = ContinuationQuery(cursor);
+      if (state.options.scenario == Scenario::kScan) {
+        query = "$filter=" + PercentEncode(state.options.scan_filter) +
+                (query.empty() ? "" : "&" + query);
       }
       return {MakeRequest(target, state.signer, http::verb::get,
                           "/" + target.account + "/" + target.table + "()", query, ""),
               200};
     }
+    case Scenario::kQueryPoint:
+    case Scenario::kQueryRange: {
+      const std::string query = "$filter=" + PercentEncode(SeededQueryFilter(state));
+      return {MakeRequest(target, state.signer, http::verb::get,
+                          "/" + target.account + "/" + target.table + "()", query, ""),
+              200, state.options.scenario == Scenario::kQueryPoint ? 1 : kRangeRows};
+    }
   }
   return {};
+}
+
+// `scanned=N` of x-malachite-query-plan (server --explain), else 0.
+std::size_t ScannedFromHeader(std::string_view header) {
+  const std::size_t at = header.rfind("scanned=");
+  return at == std::string_view::npos ? 0 : std::strtoull(header.data() + at + 8, nullptr, 10);
 }
 
 std::size_t CountEntities(const std::string& body) {
@@ -175,14 +216,24 @@ asio::awaitable<void> Worker(RunState& state, asio::ip::tcp::endpoint endpoint) 
                  std::string(prepared.request.target()) + ": " + response.body().substr(0, 300));
       continue;
     }
+    const Scenario scenario = state.options.scenario;
+    const bool query = scenario == Scenario::kList || scenario == Scenario::kScan ||
+                       scenario == Scenario::kQueryPoint || scenario == Scenario::kQueryRange;
+    const std::size_t entities = query ? CountEntities(response.body()) : 1;
+    if (prepared.expected_entities != 0 && entities != prepared.expected_entities) {
+      state.Fail(std::to_string(entities) + " entities instead of " +
+                 std::to_string(prepared.expected_entities) + " for " +
+                 std::string(prepared.request.target()));
+      continue;
+    }
     ++state.result.ops;
     state.result.latencies.Record(micros);
-    if (state.options.scenario == Scenario::kList) {
-      state.result.entities += CountEntities(response.body());
+    state.result.entities += entities;
+    const auto plan_header = response["x-malachite-query-plan"];
+    state.result.scanned += ScannedFromHeader({plan_header.data(), plan_header.size()});
+    if (scenario == Scenario::kList || scenario == Scenario::kScan) {
       cursor.next_partition_key = std::string(response["x-ms-continuation-NextPartitionKey"]);
       cursor.next_row_key = std::string(response["x-ms-continuation-NextRowKey"]);
-    } else {
-      ++state.result.entities;
     }
     if (!response.keep_alive()) {
       state.Fail("server closed the keep-alive connection");
@@ -201,11 +252,14 @@ std::string_view ScenarioName(Scenario scenario) {
     case Scenario::kPointRead: return "point-read";
     case Scenario::kUpsert: return "upsert";
     case Scenario::kList: return "list-page";
+    case Scenario::kQueryPoint: return "query-point";
+    case Scenario::kQueryRange: return "query-range";
+    case Scenario::kScan: return "scan-page";
   }
   return "?";
 }
 
-std::string SeedPartition(std::size_t i) { return "seed" + std::to_string(i % kKeyPartitions); }
+std::string SeedPartition(std::size_t i) { return "seed" + std::to_string(i % kSeedPartitions); }
 std::string SeedRow(std::size_t i) { return RowKey(i); }
 
 RunResult RunScenario(const Target& target, const SharedKeyLiteSigner& signer,

@@ -23,6 +23,11 @@ enum class Scenario {
   kPointRead,  // GET /<acct>/<t>(PartitionKey='..',RowKey='..') of a seeded entity
   kUpsert,     // PUT /<acct>/<t>(PartitionKey='..',RowKey='..') without If-Match (InsertOrReplace)
   kList,       // GET /<acct>/<t>() following x-ms-continuation-* headers; one op = one page
+  // Issue 3 query classes, all through $filter on GET /<acct>/<t>():
+  kQueryPoint,  // PartitionKey eq and RowKey eq of a seeded entity: exactly 1 entity
+  kQueryRange,  // PartitionKey eq and RowKey ge/lt over 100 seeded rows: exactly 100 entities
+  kScan,        // RunOptions::scan_filter (a non-key filter): a table scan; one op = one page,
+                // continuations followed, then the scan starts over
 };
 
 std::string_view ScenarioName(Scenario scenario);
@@ -34,12 +39,16 @@ struct RunOptions {
   double max_seconds = 10;
   std::size_t key_space = 10000;     // reads and upserts address seeded keys [0, key_space)
   std::string insert_prefix = "ins";  // PartitionKey prefix of inserted entities (unique per run)
+  std::string scan_filter = "Qty eq -1";  // kScan's $filter (decoded text)
 };
 
 struct RunResult {
   std::size_t ops = 0;       // requests answered with the expected status
   std::size_t errors = 0;    // transport errors and unexpected statuses
   std::size_t entities = 0;  // entities received (listing) or written/read (point ops)
+  // Entities the server scanned, from x-malachite-query-plan (`scanned=N`, server --explain);
+  // 0 when the header is absent.
+  std::size_t scanned = 0;
   double seconds = 0;
   std::string first_error;
   LatencyRecorder latencies;  // of successful ops, microseconds
@@ -52,7 +61,11 @@ RunResult RunScenario(const Target& target, const SharedKeyLiteSigner& signer,
 // Creates `target.table` (an existing table is fine). Returns an error text, empty on success.
 std::string EnsureTable(const Target& target, const SharedKeyLiteSigner& signer);
 
-// The seeded keys: entity i lives at PartitionKey SeedPartition(i), RowKey SeedRow(i).
+// The seeded keys: entity i lives at PartitionKey SeedPartition(i), RowKey SeedRow(i); partition
+// k holds the entities i = k mod kSeedPartitions.
+inline constexpr std::size_t kSeedPartitions = 16;
+// Entities a kQueryRange answer holds: key_space must reach kRangeRows * kSeedPartitions.
+inline constexpr std::size_t kRangeRows = 100;
 std::string SeedPartition(std::size_t i);
 std::string SeedRow(std::size_t i);
 
