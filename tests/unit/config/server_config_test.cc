@@ -289,3 +289,26 @@ TEST_CASE("config: --help and the man page list every option with its default an
 }
 
 }  // namespace malachite
+
+namespace malachite {
+
+TEST_CASE("config: throttling options take the same three sources as the others", "[config]") {
+  TempFile file("partition-rate = 100\nthrottling = off\n");
+  auto from_file = Parse({"--config", file.path()});
+  REQUIRE(from_file);
+  CHECK(from_file->throttle.partition_rate == 100);
+  CHECK_FALSE(from_file->throttle.enabled);
+  auto env_over_file = Parse({"--config", file.path()}, {"MALACHITE_PARTITION_RATE=200"});
+  REQUIRE(env_over_file);
+  CHECK(env_over_file->throttle.partition_rate == 200);
+  auto flag_over_env =
+      Parse({"--config", file.path(), "--partition-rate", "300"}, {"MALACHITE_PARTITION_RATE=200"});
+  REQUIRE(flag_over_env);
+  CHECK(flag_over_env->throttle.partition_rate == 300);
+  TempFile bad("partition-rate = fast\n");
+  auto error = Parse({"--config", bad.path()});
+  REQUIRE_FALSE(error);
+  CHECK(error.error().message.rfind(std::string(bad.path()) + ":1: invalid value 'fast'", 0) == 0);
+}
+
+}  // namespace malachite
