@@ -77,8 +77,12 @@ std::string ManPage() {
   out.replace(out.find("@VERSION@"), 9, kMalachiteVersion);
   for (const OptionHelp& option : OptionHelps()) {
     out += ".TP\n.B " + Roff(option.flag);
-    if (!option.value_name.empty()) out += " \\fI" + Roff(option.value_name) + "\\fR";
-    out += "\n" + Roff(option.help) + "\n";
+    std::string value;  // "<file>" -> file, in italics
+    for (char c : option.value_name) {
+      if (c != '<' && c != '>') value += c;
+    }
+    if (!value.empty()) out += " \\fI" + Roff(value) + "\\fR";
+    out += "\n" + Roff(option.help) + (option.help.back() == '.' ? "\n" : ".\n");
     if (!option.default_text.empty()) out += "Default: " + Roff(option.default_text) + ".\n";
     if (!option.env.empty()) out += "Environment: \\fB" + Roff(option.env) + "\\fR.\n";
   }
