@@ -41,6 +41,18 @@ std::optional<ParsedAuthorization> ParseAuthorization(std::string_view value) {
   return std::nullopt;
 }
 
+bool SignatureMatches(const std::vector<HmacSha256Key>& keys, std::string_view to_sign,
+                      std::string_view signature) {
+  for (const HmacSha256Key& key : keys) {
+    const std::string expected = key.Sign(to_sign);
+    if (expected.size() == signature.size() &&
+        CRYPTO_memcmp(expected.data(), signature.data(), expected.size()) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
@@ -127,10 +139,20 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
                                   ? SharedKeyStringToSign(request, route)
                                   : SharedKeyLiteStringToSign(request, route);
-  for (const HmacSha256Key& key : account->keys) {
-    const std::string expected = key.Sign(to_sign);
-    if (expected.size() == parsed->signature.size() &&
-        CRYPTO_memcmp(expected.data(), parsed->signature.data(), expected.size()) == 0) {
+  if (SignatureMatches(account->keys, to_sign, parsed->signature)) {
+    return Principal{parsed->scheme, account->name, nullptr};
+  }
+  if (route.secondary) {
+    // Emulator: the service strips "-secondary" from the path it signs (spec §10.4). The Python
+    // SDK signs the primary URL and only then moves the request to the secondary
+    // (/<account>-secondary/<account>/...), so the path as signed is "/<account>/...".
+    Route primary = route;
+    primary.secondary = false;
+    primary.raw_path = "/" + route.account + "/";
+    const std::string alt = parsed->scheme == AuthScheme::kSharedKey
+                                ? SharedKeyStringToSign(request, primary)
+                                : SharedKeyLiteStringToSign(request, primary);
+    if (SignatureMatches(account->keys, alt, parsed->signature)) {
       return Principal{parsed->scheme, account->name, nullptr};
     }
   }

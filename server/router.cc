@@ -282,6 +282,12 @@ Result<Route> RouteRequest(const Request& request) {
 
   std::string_view rest =
       slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+  // Emulator: the Python SDK reaches the secondary of a path-style endpoint by renaming only the
+  // host part, so Get Table Service Stats arrives as /<account>-secondary/<account>/?restype=...
+  if (route.secondary && route.query.Find("restype") != nullptr &&
+      (rest == route.account || rest == route.account + "/")) {
+    rest = {};
+  }
   if (rest.empty()) {
     if (auto ok = RouteServiceLevel(route); !ok) return tl::unexpected(ok.error());
     return route;
