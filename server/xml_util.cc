@@ -17,8 +17,9 @@ bool IsBlank(std::string_view body) {
 }
 
 Result<void> ParseXmlBody(std::string_view body, pugi::xml_document& doc) {
-  // No DOCTYPE (pugixml never fetches entities, but a DTD has no business in these bodies).
-  const unsigned options = pugi::parse_default & ~pugi::parse_doctype;
+  // A DOCTYPE is kept as a node so it can be refused below: pugixml never expands entities of a
+  // DTD, but a DTD has no business in these bodies (the service's reader prohibits them).
+  const unsigned options = pugi::parse_default | pugi::parse_doctype;
   const pugi::xml_parse_result parsed =
       doc.load_buffer(body.data(), body.size(), options, pugi::encoding_auto);
   if (!parsed) return InvalidXml(parsed.description());
