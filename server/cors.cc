@@ -112,6 +112,9 @@ void ApplyCorsRules(const std::vector<CorsRule>& rules, const Request& request, 
 
 void AddCorsHeaders(const Request& request, std::string_view account, storage::Store& store,
                     Response& out) {
+  // Emulator: spec §11.4, §15 #11 — the service may also send Vary: Origin on GETs without
+  // Origin when rules exist; that would cost a properties read on every request, and responses
+  // carry Cache-Control: no-cache anyway, so requests without Origin get no CORS headers.
   if (!request.Find("Origin")) return;
   auto view = store.Read();
   if (!view) return;
