@@ -36,8 +36,8 @@ Result<Outcome> HandleSetTableAcl(const RequestContext& ctx) {
   struct State {
     std::string account, table, record;
   };
-  auto state = std::make_shared<State>(
-      State{ctx.route.account, ctx.route.table, EncodeAclRecord(*acl)});
+  auto state =
+      std::make_shared<State>(State{ctx.route.account, ctx.route.table, EncodeAclRecord(*acl)});
   Outcome outcome;
   outcome.write = [state](storage::WriteContext& write) -> Result<void> {
     auto table = FindTableForWrite(write, state->account, state->table);

@@ -98,21 +98,22 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
   if (account == nullptr) {
     return AuthFailed("The account '" + route.account + "' of this request's URL is not known.");
   }
-  auto grant = VerifySas(ParseSasToken(route.query), account->name, account->keys, request, now,
-                         lookup);
+  auto grant =
+      VerifySas(ParseSasToken(route.query), account->name, account->keys, request, now, lookup);
   if (!grant) return tl::unexpected(grant.error());
   if (auto ok = AuthorizeSasOperation(*grant, route.op, route.table); !ok) {
     return tl::unexpected(ok.error());
   }
-  // Azure: spec §10.8 — point operations named by the URL are checked against the key range
-  // here; Insert (keys in the body) and $batch operations are checked by their handlers.
-  if (route.op != Operation::kInsertEntity && route.op != Operation::kQueryEntities &&
-      route.op != Operation::kBatch) {
-    if (auto ok = AuthorizeSasEntity(&*grant, route.op, route.table, route.partition_key,
-                                     route.row_key);
-        !ok && grant->range) {
-      return tl::unexpected(ok.error());
-    }
+  // Azure: spec §10.8 — operations on one entity named by the URL are checked against the key
+  // range here, before their body is read; Insert (keys in the body) and $batch operations are
+  // checked by their handlers, queries are narrowed to the range.
+  const bool keys_in_url =
+      route.op == Operation::kGetEntity || route.op == Operation::kUpdateEntity ||
+      route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
+      route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
+  if (keys_in_url && grant->range &&
+      !odata::RangeContains(*grant->range, route.partition_key, route.row_key)) {
+    return Fail(ErrorCode::kAuthorizationFailure);
   }
   return Principal{AuthScheme::kSas, account->name,
                    std::make_shared<const SasGrant>(std::move(*grant))};

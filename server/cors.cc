@@ -49,7 +49,8 @@ const CorsRule* FindCorsRule(const std::vector<CorsRule>& rules, std::string_vie
       origin_ok = origin_ok || allowed == "*" || allowed == origin;
     }
     bool method_ok = false;
-    for (const std::string& allowed : rule.allowed_methods) method_ok = method_ok || allowed == method;
+    for (const std::string& allowed : rule.allowed_methods)
+      method_ok = method_ok || allowed == method;
     if (origin_ok && method_ok) return &rule;
   }
   return nullptr;

@@ -41,17 +41,30 @@ std::optional<std::uint16_t> ParsePermissions(std::string_view text, bool accoun
   std::uint16_t bits = 0;
   for (char c : text) {
     switch (c) {
-      case 'r': bits |= kSasRead; break;
-      case 'a': bits |= kSasAdd; break;
-      case 'u': bits |= kSasUpdate; break;
-      case 'd': bits |= kSasDelete; break;
+      case 'r':
+        bits |= kSasRead;
+        break;
+      case 'a':
+        bits |= kSasAdd;
+        break;
+      case 'u':
+        bits |= kSasUpdate;
+        break;
+      case 'd':
+        bits |= kSasDelete;
+        break;
       default:
         if (!account) return std::nullopt;
-        if (c == 'w') bits |= kSasWrite;
-        else if (c == 'l') bits |= kSasList;
-        else if (c == 'c') bits |= kSasCreate;
-        else if (c == 'p') bits |= kSasProcess;
-        else if (std::string_view("tfixy").find(c) == std::string_view::npos) return std::nullopt;
+        if (c == 'w')
+          bits |= kSasWrite;
+        else if (c == 'l')
+          bits |= kSasList;
+        else if (c == 'c')
+          bits |= kSasCreate;
+        else if (c == 'p')
+          bits |= kSasProcess;
+        else if (std::string_view("tfixy").find(c) == std::string_view::npos)
+          return std::nullopt;
     }
   }
   return bits;
@@ -60,10 +73,14 @@ std::optional<std::uint16_t> ParsePermissions(std::string_view text, bool accoun
 std::optional<std::uint8_t> ParseResourceTypes(std::string_view text) {
   std::uint8_t bits = 0;
   for (char c : text) {
-    if (c == 's') bits |= kSasService;
-    else if (c == 'c') bits |= kSasContainer;
-    else if (c == 'o') bits |= kSasObject;
-    else return std::nullopt;
+    if (c == 's')
+      bits |= kSasService;
+    else if (c == 'c')
+      bits |= kSasContainer;
+    else if (c == 'o')
+      bits |= kSasObject;
+    else
+      return std::nullopt;
   }
   return bits;
 }
@@ -136,7 +153,8 @@ Result<Effective> MergePolicy(const SasToken& token, std::string_view account,
                               const PolicyLookup& lookup) {
   Effective out{std::string(token.st), std::string(token.se), std::string(token.sp)};
   if (token.si.empty()) return out;
-  auto policy = lookup ? lookup(account, token.tn, token.si) : Result<std::optional<AccessPolicy>>{};
+  auto policy =
+      lookup ? lookup(account, token.tn, token.si) : Result<std::optional<AccessPolicy>>{};
   if (!policy) return tl::unexpected(policy.error());
   if (!*policy) return AuthFailed("SAS identifier cannot be found for specified signed identifier");
   const AccessPolicy& p = **policy;
@@ -186,8 +204,10 @@ Result<SasGrant> VerifyAccountSas(const SasToken& token, std::string_view accoun
   }
   auto permissions = ParsePermissions(token.sp, true);
   auto types = ParseResourceTypes(token.srt);
-  if (!permissions) return AuthFailed("Invalid signed permissions (sp): '" + std::string(token.sp) + "'");
-  if (!types) return AuthFailed("Invalid signed resource types (srt): '" + std::string(token.srt) + "'");
+  if (!permissions)
+    return AuthFailed("Invalid signed permissions (sp): '" + std::string(token.sp) + "'");
+  if (!types)
+    return AuthFailed("Invalid signed resource types (srt): '" + std::string(token.srt) + "'");
   if (token.ss.find_first_not_of("bfqt") != std::string_view::npos) {
     return AuthFailed("Invalid signed services (ss): '" + std::string(token.ss) + "'");
   }
@@ -214,8 +234,10 @@ Result<SasGrant> VerifyTableSas(const SasToken& token, std::string_view account,
   }
   if (token.tn.empty()) return AuthFailed("tn is mandatory. Cannot be empty");
   // Azure: spec §10.8 — a RowKey bound needs its PartitionKey bound.
-  if (!token.srk.empty() && token.spk.empty()) return AuthFailed("spk is required when srk is provided");
-  if (!token.erk.empty() && token.epk.empty()) return AuthFailed("epk is required when erk is provided");
+  if (!token.srk.empty() && token.spk.empty())
+    return AuthFailed("spk is required when srk is provided");
+  if (!token.erk.empty() && token.epk.empty())
+    return AuthFailed("epk is required when erk is provided");
   if (auto ok = CheckSignature(keys, token.sig, TableSasStringToSign(account, token)); !ok) {
     return tl::unexpected(ok.error());
   }
@@ -247,22 +269,38 @@ SasToken ParseSasToken(const QueryParams& query) {
   SasToken t;
   for (const auto& [name, value] : query.items) {
     const std::string_view v = value;
-    if (name == "sv") t.sv = v;
-    else if (name == "ss") t.ss = v, t.has_ss = true;
-    else if (name == "srt") t.srt = v, t.has_srt = true;
-    else if (name == "sp") t.sp = v;
-    else if (name == "st") t.st = v;
-    else if (name == "se") t.se = v;
-    else if (name == "sip") t.sip = v;
-    else if (name == "spr") t.spr = v;
-    else if (name == "ses") t.ses = v;
-    else if (name == "sig") t.sig = v;
-    else if (name == "tn") t.tn = v, t.has_tn = true;
-    else if (name == "si") t.si = v;
-    else if (name == "spk") t.spk = v;
-    else if (name == "srk") t.srk = v;
-    else if (name == "epk") t.epk = v;
-    else if (name == "erk") t.erk = v;
+    if (name == "sv")
+      t.sv = v;
+    else if (name == "ss")
+      t.ss = v, t.has_ss = true;
+    else if (name == "srt")
+      t.srt = v, t.has_srt = true;
+    else if (name == "sp")
+      t.sp = v;
+    else if (name == "st")
+      t.st = v;
+    else if (name == "se")
+      t.se = v;
+    else if (name == "sip")
+      t.sip = v;
+    else if (name == "spr")
+      t.spr = v;
+    else if (name == "ses")
+      t.ses = v;
+    else if (name == "sig")
+      t.sig = v;
+    else if (name == "tn")
+      t.tn = v, t.has_tn = true;
+    else if (name == "si")
+      t.si = v;
+    else if (name == "spk")
+      t.spk = v;
+    else if (name == "srk")
+      t.srk = v;
+    else if (name == "epk")
+      t.epk = v;
+    else if (name == "erk")
+      t.erk = v;
   }
   return t;
 }
@@ -307,7 +345,8 @@ Result<SasGrant> VerifySas(const SasToken& token, std::string_view account,
     return AuthFailed("Signed version (sv) '" + std::string(token.sv) + "' is not valid");
   }
   if (!token.IsTableSas() && !token.has_ss && !token.has_srt) {
-    return AuthFailed("The SAS names neither a table (tn) nor services and resource types (ss, srt)");
+    return AuthFailed(
+        "The SAS names neither a table (tn) nor services and resource types (ss, srt)");
   }
   auto grant = token.IsTableSas() ? VerifyTableSas(token, account, keys, now, lookup)
                                   : VerifyAccountSas(token, account, keys, now);

@@ -25,7 +25,8 @@ Result<Outcome> HandleSetServiceProperties(const RequestContext& ctx) {
   if (!update) return tl::unexpected(update.error());
   auto state = std::make_shared<ServicePropertiesUpdate>(std::move(*update));
   Outcome outcome;
-  outcome.write = [state, account = ctx.route.account](storage::WriteContext& write) -> Result<void> {
+  outcome.write = [state,
+                   account = ctx.route.account](storage::WriteContext& write) -> Result<void> {
     // Read, merge and write in one transaction: concurrent partial updates do not lose fields.
     auto record = write.GetServiceProperties(account);
     if (!record) return tl::unexpected(record.error());

@@ -12,10 +12,10 @@ namespace {
 
 // Azure: spec §11.2 — CORS limits.
 constexpr std::size_t kMaxCorsRules = 5;
-constexpr std::size_t kMaxCorsEntries = 64;         // origins, literal headers
-constexpr std::size_t kMaxPrefixedHeaders = 2;      // `x-ms-meta-*` style entries
+constexpr std::size_t kMaxCorsEntries = 64;     // origins, literal headers
+constexpr std::size_t kMaxPrefixedHeaders = 2;  // `x-ms-meta-*` style entries
 constexpr std::size_t kMaxCorsEntryLength = 256;
-constexpr std::size_t kMaxCorsTotalBytes = 2048;    // all rule values, tags excluded
+constexpr std::size_t kMaxCorsTotalBytes = 2048;  // all rule values, tags excluded
 constexpr std::string_view kCorsMethods[] = {"DELETE", "GET",     "HEAD", "MERGE",
                                              "POST",   "OPTIONS", "PUT"};
 
@@ -69,7 +69,8 @@ Result<RetentionPolicy> ParseRetention(const pugi::xml_node& parent) {
 }
 
 Result<LoggingSettings> ParseLogging(const pugi::xml_node& node) {
-  if (auto ok = CheckChildren(node, {"Version", "Delete", "Read", "Write", "RetentionPolicy"}); !ok) {
+  if (auto ok = CheckChildren(node, {"Version", "Delete", "Read", "Write", "RetentionPolicy"});
+      !ok) {
     return tl::unexpected(ok.error());
   }
   LoggingSettings out;
@@ -89,7 +90,8 @@ Result<LoggingSettings> ParseLogging(const pugi::xml_node& node) {
 }
 
 Result<MetricsSettings> ParseMetrics(const pugi::xml_node& node) {
-  if (auto ok = CheckChildren(node, {"Version", "Enabled", "IncludeAPIs", "RetentionPolicy"}); !ok) {
+  if (auto ok = CheckChildren(node, {"Version", "Enabled", "IncludeAPIs", "RetentionPolicy"});
+      !ok) {
     return tl::unexpected(ok.error());
   }
   MetricsSettings out;
@@ -182,8 +184,8 @@ Result<CorsRule> ParseCorsRule(const pugi::xml_node& node, std::size_t& total_by
     total_bytes += text->size();
     texts[i] = std::move(*text);
   }
-  CorsRule rule{SplitList(texts[0]), SplitList(texts[1]), SplitList(texts[2]),
-                SplitList(texts[3]), 0};
+  CorsRule rule{SplitList(texts[0]), SplitList(texts[1]), SplitList(texts[2]), SplitList(texts[3]),
+                0};
   if (auto ok = CheckOrigins(rule.allowed_origins); !ok) return tl::unexpected(ok.error());
   if (auto ok = CheckMethods(rule.allowed_methods); !ok) return tl::unexpected(ok.error());
   if (auto ok = CheckHeaders(rule.allowed_headers); !ok) return tl::unexpected(ok.error());
@@ -204,7 +206,8 @@ Result<std::vector<CorsRule>> ParseCors(const pugi::xml_node& node) {
     if (child.type() == pugi::node_pcdata && !IsBlank(child.value())) return InvalidXml("text");
     if (child.type() != pugi::node_element) continue;
     if (std::string_view(child.name()) != "CorsRule") return InvalidXml("element in Cors");
-    if (rules.size() == kMaxCorsRules) return InvalidXml("CORS rules can't exceed maximum of 5 rules");
+    if (rules.size() == kMaxCorsRules)
+      return InvalidXml("CORS rules can't exceed maximum of 5 rules");
     auto rule = ParseCorsRule(child, total_bytes);
     if (!rule) return tl::unexpected(rule.error());
     rules.push_back(std::move(*rule));
@@ -221,8 +224,8 @@ Result<ServicePropertiesUpdate> ParseServicePropertiesXml(std::string_view body)
   const pugi::xml_node root = doc.document_element();
   if (std::string_view(root.name()) != "StorageServiceProperties") return InvalidXml("root");
   // DefaultServiceVersion belongs to Blob; the service ignores it for tables (rec.: accepted).
-  if (auto ok = CheckChildren(root, {"Logging", "HourMetrics", "MinuteMetrics", "Cors",
-                                     "DefaultServiceVersion"});
+  if (auto ok = CheckChildren(
+          root, {"Logging", "HourMetrics", "MinuteMetrics", "Cors", "DefaultServiceVersion"});
       !ok) {
     return tl::unexpected(ok.error());
   }

@@ -47,7 +47,8 @@ Result<void> CheckChildren(const pugi::xml_node& node,
   std::set<std::string_view> seen;
   for (const pugi::xml_node& child : node.children()) {
     if (child.type() == pugi::node_pcdata) {
-      if (!IsBlank(child.value())) return InvalidXml("unexpected text in " + std::string(node.name()));
+      if (!IsBlank(child.value()))
+        return InvalidXml("unexpected text in " + std::string(node.name()));
       continue;
     }
     if (child.type() != pugi::node_element) continue;
@@ -63,12 +64,23 @@ Result<void> CheckChildren(const pugi::xml_node& node,
 void AppendXmlText(std::string& out, std::string_view text) {
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
 }

@@ -2,9 +2,8 @@
 // with pugixml into a document, reading child elements strictly, and writing escaped text.
 #pragma once
 
-#include <pugixml.hpp>
-
 #include <optional>
+#include <pugixml.hpp>
 #include <string>
 #include <string_view>
 

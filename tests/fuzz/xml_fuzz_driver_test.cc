@@ -7,17 +7,56 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
-TEST_CASE("xml_fuzz: random ACL and service properties bodies parse to a fixed point or fail "
-          "with the XML error codes, never crash", "[fuzz]") {
+TEST_CASE(
+    "xml_fuzz: random ACL and service properties bodies parse to a fixed point or fail "
+    "with the XML error codes, never crash",
+    "[fuzz]") {
   const auto seeds = malachite::fuzz::XmlSeeds();
-  const std::vector<std::string> tokens = {
-      "<", ">", "</", "/>", "<?xml", "<!DOCTYPE x [<!ENTITY e \"e\">]>", "&amp;", "&lt;", "&#0;",
-      "&#xFFFF;", "<![CDATA[", "]]>", "<!--", "-->", "=\"", "\"", "'", ",", "*", " ", "\n",
-      "<SignedIdentifier>", "<Id>", "<AccessPolicy>", "<Start>", "<Expiry>", "<Permission>",
-      "<CorsRule>", "<AllowedOrigins>", "<AllowedMethods>", "<AllowedHeaders>",
-      "<MaxAgeInSeconds>", "<RetentionPolicy>", "<Enabled>", "<Days>", "<IncludeAPIs>", "true",
-      "false", "365", "-1", "2024-01-01", "T00:00Z", "\xff", std::string(1, '\0')};
-  const auto run = malachite::fuzz::RunMutations("xml_fuzz", seeds, tokens,
-                                                 &LLVMFuzzerTestOneInput, 16 * 1024);
+  const std::vector<std::string> tokens = {"<",
+                                           ">",
+                                           "</",
+                                           "/>",
+                                           "<?xml",
+                                           "<!DOCTYPE x [<!ENTITY e \"e\">]>",
+                                           "&amp;",
+                                           "&lt;",
+                                           "&#0;",
+                                           "&#xFFFF;",
+                                           "<![CDATA[",
+                                           "]]>",
+                                           "<!--",
+                                           "-->",
+                                           "=\"",
+                                           "\"",
+                                           "'",
+                                           ",",
+                                           "*",
+                                           " ",
+                                           "\n",
+                                           "<SignedIdentifier>",
+                                           "<Id>",
+                                           "<AccessPolicy>",
+                                           "<Start>",
+                                           "<Expiry>",
+                                           "<Permission>",
+                                           "<CorsRule>",
+                                           "<AllowedOrigins>",
+                                           "<AllowedMethods>",
+                                           "<AllowedHeaders>",
+                                           "<MaxAgeInSeconds>",
+                                           "<RetentionPolicy>",
+                                           "<Enabled>",
+                                           "<Days>",
+                                           "<IncludeAPIs>",
+                                           "true",
+                                           "false",
+                                           "365",
+                                           "-1",
+                                           "2024-01-01",
+                                           "T00:00Z",
+                                           "\xff",
+                                           std::string(1, '\0')};
+  const auto run =
+      malachite::fuzz::RunMutations("xml_fuzz", seeds, tokens, &LLVMFuzzerTestOneInput, 16 * 1024);
   CHECK(run.inputs > 0);
 }

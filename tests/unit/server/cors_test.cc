@@ -32,14 +32,14 @@ std::string Actual(const std::vector<CorsRule>& rules, std::string method,
   Response response;
   ApplyCorsRules(rules, request, response);
   std::string out;
-  for (const Header& h : response.headers) out += (out.empty() ? "" : " | ") + h.name + ": " + h.value;
+  for (const Header& h : response.headers)
+    out += (out.empty() ? "" : " | ") + h.name + ": " + h.value;
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("cors: preflight picks the first origin+method match and checks its headers",
-          "[cors]") {
+TEST_CASE("cors: preflight picks the first origin+method match and checks its headers", "[cors]") {
   const std::vector<CorsRule> rules = {
       MakeRule({"http://a.example"}, {"GET"}, {"x-ms-meta-*"}),
       MakeRule({"*"}, {"GET", "PUT"}, {"*"}),

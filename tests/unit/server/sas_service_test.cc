@@ -127,8 +127,8 @@ void Populate(Fixture& f, const std::string& name) {
               .status == 201);
   for (char pk = 'a'; pk <= 'e'; ++pk) {
     for (char rk = '1'; rk <= '3'; ++rk) {
-      std::string body = std::string(R"({"PartitionKey":")") + pk + R"(","RowKey":")" + rk +
-                         R"("})";
+      std::string body =
+          std::string(R"({"PartitionKey":")") + pk + R"(","RowKey":")" + rk + R"("})";
       REQUIRE(f.Owner("POST", "/" + name, body,
                       {{"Content-Type", "application/json"}, {"Prefer", "return-no-content"}})
                   .status == 204);
@@ -145,7 +145,8 @@ std::string Keys(const Response& response) {
     const std::size_t pk = at + 16;
     const std::size_t rk = body.find("\"RowKey\":\"", pk) + 10;
     if (!out.empty()) out += ' ';
-    out += body.substr(pk, body.find('"', pk) - pk) + "/" + body.substr(rk, body.find('"', rk) - rk);
+    out +=
+        body.substr(pk, body.find('"', pk) - pk) + "/" + body.substr(rk, body.find('"', rk) - rk);
   }
   return out;
 }
@@ -174,8 +175,7 @@ TEST_CASE("sas service: a table SAS key range limits queries and refuses points 
   CHECK(Code(outside) == "403 AuthorizationFailure");
   CHECK(outside.body.starts_with(R"({"odata.error":{"code":"AuthorizationFailure")"));
   CHECK(Code(f.Anonymous("POST", "/orders?" + sas, R"({"PartitionKey":"z","RowKey":"1"})",
-                         {{"Content-Type", "application/json"}})) ==
-        "403 AuthorizationFailure");
+                         {{"Content-Type", "application/json"}})) == "403 AuthorizationFailure");
   CHECK(f.Anonymous("POST", "/orders?" + sas, R"({"PartitionKey":"c","RowKey":"7"})",
                     {{"Content-Type", "application/json"}, {"Prefer", "return-no-content"}})
             .status == 204);
@@ -183,8 +183,7 @@ TEST_CASE("sas service: a table SAS key range limits queries and refuses points 
                          {{"If-Match", "*"}})) == "403 AuthorizationFailure");
 }
 
-TEST_CASE("sas service: permissions, table and resource type are enforced per operation",
-          "[sas]") {
+TEST_CASE("sas service: permissions, table and resource type are enforced per operation", "[sas]") {
   Fixture f;
   Populate(f, "orders");
   Populate(f, "other");
@@ -247,14 +246,14 @@ TEST_CASE("sas service: ACL errors use the service's codes", "[sas]") {
     six += "<SignedIdentifier><Id>id" + std::to_string(i) + "</Id></SignedIdentifier>";
   }
   six += "</SignedIdentifiers>";
-  Response too_many = f.Owner("PUT", "/orders?comp=acl", six, {{"Content-Type", "application/xml"}});
+  Response too_many =
+      f.Owner("PUT", "/orders?comp=acl", six, {{"Content-Type", "application/xml"}});
   CHECK(Code(too_many) == "400 InvalidXmlDocument");
   CHECK(too_many.body.find("<m:error") != std::string::npos);
   CHECK(Code(f.Owner("GET", "/missing?comp=acl")) == "404 TableNotFound");
 }
 
-TEST_CASE("sas service: service properties merge partial updates and survive a restart",
-          "[sas]") {
+TEST_CASE("sas service: service properties merge partial updates and survive a restart", "[sas]") {
   Fixture f;
   const std::string defaults = f.Owner("GET", "/?restype=service&comp=properties").body;
   CHECK(defaults ==
@@ -293,9 +292,10 @@ TEST_CASE("sas service: service properties merge partial updates and survive a r
 TEST_CASE("sas service: preflight and actual requests follow the stored CORS rules", "[sas]") {
   Fixture f;
   Populate(f, "orders");
-  const std::vector<Header> preflight = {{"Origin", "http://app.example"},
-                                         {"Access-Control-Request-Method", "POST"},
-                                         {"Access-Control-Request-Headers", "content-type,x-ms-date"}};
+  const std::vector<Header> preflight = {
+      {"Origin", "http://app.example"},
+      {"Access-Control-Request-Method", "POST"},
+      {"Access-Control-Request-Headers", "content-type,x-ms-date"}};
   CHECK(Code(f.Anonymous("OPTIONS", "/orders", {}, preflight)) == "403 CorsPreflightFailure");
   REQUIRE(f.Owner("PUT", "/?restype=service&comp=properties",
                   "<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>http://app.example"
@@ -307,15 +307,16 @@ TEST_CASE("sas service: preflight and actual requests follow the stored CORS rul
               .status == 202);
   Response ok = f.Anonymous("OPTIONS", "/orders", {}, preflight);
   CHECK(ok.status == 200);
-  CHECK(ok.Find("Access-Control-Allow-Origin") == std::optional<std::string_view>("http://app.example"));
+  CHECK(ok.Find("Access-Control-Allow-Origin") ==
+        std::optional<std::string_view>("http://app.example"));
   CHECK(ok.Find("Access-Control-Allow-Methods") == std::optional<std::string_view>("POST"));
   CHECK(ok.Find("Access-Control-Allow-Headers") ==
         std::optional<std::string_view>("content-type,x-ms-date"));
   CHECK(ok.Find("Access-Control-Max-Age") == std::optional<std::string_view>("60"));
   CHECK(ok.Find("Access-Control-Allow-Credentials") == std::optional<std::string_view>("true"));
-  CHECK(Code(f.Anonymous("OPTIONS", "/orders", {},
-                         {{"Origin", "http://evil.example"},
-                          {"Access-Control-Request-Method", "GET"}})) ==
+  CHECK(Code(f.Anonymous(
+            "OPTIONS", "/orders", {},
+            {{"Origin", "http://evil.example"}, {"Access-Control-Request-Method", "GET"}})) ==
         "403 CorsPreflightFailure");
   CHECK(Code(f.Anonymous("OPTIONS", "/orders", {}, {{"Origin", "http://app.example"}})) ==
         "400 InvalidHeaderValue");

@@ -53,8 +53,8 @@ Signed Make(std::string_view path, std::string_view token, bool secure = false,
 
 // "ok" or "<code>: <message or detail>".
 std::string Verify(const Signed& s, DateTime now = kNow, const PolicyLookup& lookup = {}) {
-  auto grant = VerifySas(ParseSasToken(s.route.query), "devstoreaccount1", Keys(), s.request,
-                         now, lookup);
+  auto grant =
+      VerifySas(ParseSasToken(s.route.query), "devstoreaccount1", Keys(), s.request, now, lookup);
   if (grant) return "ok";
   const Error& e = grant.error();
   return std::string(e.AzureCode()) + ": " + (e.detail.empty() ? e.message : e.detail);
@@ -80,8 +80,7 @@ TEST_CASE("sas: the Python table SAS and both account SAS forms verify", "[sas]"
   CHECK(Verify(Make("/devstoreaccount1/Tables", kPyAccountSas)) == "ok");
 }
 
-TEST_CASE("sas: a changed field breaks the signature with the string-to-sign as detail",
-          "[sas]") {
+TEST_CASE("sas: a changed field breaks the signature with the string-to-sign as detail", "[sas]") {
   std::string token(kJsAccountSas);
   token.replace(token.find("sp=rwdlau"), 9, "sp=rwdlac");
   CHECK(Verify(Make("/devstoreaccount1/Tables", token)) ==
@@ -106,8 +105,7 @@ TEST_CASE("sas: time window, source IP and protocol are enforced", "[sas]") {
         "AuthorizationProtocolMismatch: ");
 }
 
-TEST_CASE("sas: a stored policy completes the token and is looked up at request time",
-          "[sas]") {
+TEST_CASE("sas: a stored policy completes the token and is looked up at request time", "[sas]") {
   Signed s = Make("/devstoreaccount1/mytable()", kJsPolicySas);
   AccessPolicy policy{std::nullopt, ParseIso8601("2030-01-01T00:00:00Z"), "r"};
   std::string looked_up;
@@ -120,8 +118,8 @@ TEST_CASE("sas: a stored policy completes the token and is looked up at request 
   CHECK(Verify(s, kNow, lookup) == "ok");
   CHECK(looked_up == "devstoreaccount1/MyTable/policy1");
   policy.expiry = ParseIso8601("2025-01-01T00:00:00Z");  // shortened after the token was issued
-  CHECK(Verify(s, kNow, lookup).starts_with(
-      "AuthenticationFailed: Signature not valid in the specified time frame"));
+  CHECK(Verify(s, kNow, lookup)
+            .starts_with("AuthenticationFailed: Signature not valid in the specified time frame"));
   policy = AccessPolicy{};  // no expiry anywhere
   CHECK(Verify(s, kNow, lookup) ==
         "AuthenticationFailed: Signed expiry must be specified in signature or SAS identifier");
@@ -132,15 +130,17 @@ TEST_CASE("sas: a stored policy completes the token and is looked up at request 
 TEST_CASE("sas: malformed tokens fail with AuthenticationFailed", "[sas]") {
   CHECK(Verify(Make("/devstoreaccount1/tab1()", "sig=abc&tn=tab1")) ==
         "AuthenticationFailed: sv is mandatory. Cannot be empty");
-  CHECK(Verify(Make("/devstoreaccount1/tab1()", "sv=2011-08-18&sig=abc&tn=tab1&sp=r&se=2030-01-01")) ==
+  CHECK(Verify(
+            Make("/devstoreaccount1/tab1()", "sv=2011-08-18&sig=abc&tn=tab1&sp=r&se=2030-01-01")) ==
         "AuthenticationFailed: Table SAS requires signed version (sv) 2012-02-12 or later");
   CHECK(Verify(Make("/devstoreaccount1/tab1()", "sv=2019-02-02&sig=abc&tn=tab1&srk=a")) ==
         "AuthenticationFailed: spk is required when srk is provided");
   CHECK(Verify(Make("/devstoreaccount1/Tables", "sv=2019-02-02&sig=abc")) ==
         "AuthenticationFailed: The SAS names neither a table (tn) nor services and resource "
         "types (ss, srt)");
-  CHECK(Verify(Make("/devstoreaccount1/Tables", "sv=2019-02-02&ss=t&srt=x&sp=r&se=2030-01-01&"
-                                                "sig=abc")) ==
+  CHECK(Verify(Make("/devstoreaccount1/Tables",
+                    "sv=2019-02-02&ss=t&srt=x&sp=r&se=2030-01-01&"
+                    "sig=abc")) ==
         "AuthenticationFailed: Invalid signed resource types (srt): 'x'");
 }
 

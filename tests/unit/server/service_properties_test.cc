@@ -44,8 +44,7 @@ TEST_CASE("service_properties: analytics follow the Enabled/IncludeAPIs/Days rul
               "<Enabled>false</Enabled><Days>3</Days></RetentionPolicy></HourMetrics>") ==
         "InvalidXmlDocument");
   CHECK(Check("<HourMetrics><Version>2.0</Version><Enabled>false</Enabled><RetentionPolicy>"
-              "<Enabled>false</Enabled></RetentionPolicy></HourMetrics>") ==
-        "InvalidXmlNodeValue");
+              "<Enabled>false</Enabled></RetentionPolicy></HourMetrics>") == "InvalidXmlNodeValue");
   CHECK(Check("<Logging><Version>1.0</Version><Delete>yes</Delete><Read>false</Read><Write>"
               "false</Write><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy>"
               "</Logging>") == "InvalidXmlNodeValue");
@@ -79,8 +78,9 @@ TEST_CASE("service_properties: CORS rules are validated as the service does", "[
   CHECK(Check(six + "</Cors>") == "InvalidXmlDocument");
   std::string big = "<Cors>";
   for (int i = 0; i < 3; ++i) {
-    const std::string one = Rule(std::string(250, 'o') + "," + std::string(250, 'p') + "," +
-                                     std::string(250, 'q'), "GET", "");
+    const std::string one =
+        Rule(std::string(250, 'o') + "," + std::string(250, 'p') + "," + std::string(250, 'q'),
+             "GET", "");
     big += one.substr(6, one.size() - 13);
   }
   CHECK(Check(big + "</Cors>") == "InvalidXmlDocument");  // over 2 KB of rule values
