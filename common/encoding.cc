@@ -207,6 +207,25 @@ bool IsValidUtf8(std::string_view text) {
   return true;
 }
 
+std::string ToValidUtf8(std::string_view text) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+  if (IsValidUtf8(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t len = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    if (i + len <= text.size() && IsValidUtf8(text.substr(i, len))) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out.append(kReplacement);
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::size_t Utf16Length(std::string_view text) {
   // Each code point has one lead byte; 4-byte sequences need a surrogate pair.
   std::size_t units = 0;

@@ -32,6 +32,9 @@ std::optional<std::string> HexDecode(std::string_view hex);
 
 // True when `text` is well-formed UTF-8 (no overlongs, no surrogates, <= U+10FFFF).
 bool IsValidUtf8(std::string_view text);
+// `text` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
+// Messages that quote hostile input go through this before they are written into JSON or XML.
+std::string ToValidUtf8(std::string_view text);
 // Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
 std::size_t Utf16Length(std::string_view text);
 

@@ -2,113 +2,14 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "server/json_writer.h"
+#include "server/xml_util.h"
 
 namespace malachite::server {
 namespace {
 
 constexpr std::string_view kJsonErrorType =
     "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// Azure: spec §8.1 — error bodies are UTF-8 JSON or XML. Messages may quote hostile input (an
-// If-Match value, a $filter, a string-to-sign), so invalid UTF-8 bytes become U+FFFD instead of
-// making the whole body unparsable for the client.
-std::string ValidUtf8(std::string_view text) {
-  if (IsValidUtf8(text)) return std::string(text);
-  std::string out;
-  out.reserve(text.size() + 16);
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t len = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-    if (i + len <= text.size() && IsValidUtf8(text.substr(i, len))) {
-      out.append(text.substr(i, len));
-      i += len;
-    } else {
-      out.append(kReplacement);
-      ++i;
-    }
-  }
-  return out;
-}
-
-void AppendJsonEscaped(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (char c : ValidUtf8(text)) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[(c >> 4) & 0xF]);
-          out.push_back(kHex[c & 0xF]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-}
-
-void AppendXmlEscaped(std::string& out, std::string_view text) {
-  for (char c : ValidUtf8(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-      case '\n':
-      case '\r':
-        out.push_back(c);
-        break;
-      default:
-        // XML 1.0 has no way to write other control characters, not even as references.
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out.append(kReplacement);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-}
-
-bool IsXmlOperation(Operation op) {
-  switch (op) {
-    case Operation::kGetTableAcl:
-    case Operation::kSetTableAcl:
-    case Operation::kGetServiceProperties:
-    case Operation::kSetServiceProperties:
-    case Operation::kGetServiceStats:
-    case Operation::kPreflight:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // True when any comma-separated media type in `list` is application/json (parameters ignored).
 bool ListsJson(std::string_view list) {
@@ -167,9 +68,9 @@ void RenderError(const Error& error, ErrorFormat format, std::string_view reques
   if (format == ErrorFormat::kJson) {
     body.reserve(160 + error.UserMessage().size());
     body += R"({"odata.error":{"code":")";
-    AppendJsonEscaped(body, code);
+    AppendJsonEscaped(body, ToValidUtf8(code));
     body += R"(","message":{"lang":"en-US","value":")";
-    AppendJsonEscaped(body, error.UserMessage());
+    AppendJsonEscaped(body, ToValidUtf8(error.UserMessage()));
     body += "\\nRequestId:";
     body += request_id;
     body += "\\nTime:";
@@ -185,7 +86,7 @@ void RenderError(const Error& error, ErrorFormat format, std::string_view reques
             : "<Error><Code>";
     body += code;
     body += odata ? R"(</m:code><m:message xml:lang="en-US">)" : "</Code><Message>";
-    AppendXmlEscaped(body, error.UserMessage());
+    AppendXmlText(body, error.UserMessage());
     body += "\nRequestId:";
     body += request_id;
     body += "\nTime:";
@@ -193,7 +94,7 @@ void RenderError(const Error& error, ErrorFormat format, std::string_view reques
     body += odata ? "</m:message>" : "</Message>";
     if (error.code == ErrorCode::kAuthenticationFailed && !error.detail.empty()) {
       body += "<AuthenticationErrorDetail>";
-      AppendXmlEscaped(body, error.detail);
+      AppendXmlText(body, error.detail);
       body += "</AuthenticationErrorDetail>";
     }
     body += odata ? "</m:error>" : "</Error>";

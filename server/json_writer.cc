@@ -24,6 +24,12 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
     if (c == '"' || c == '\\') {
       out.push_back('\\');
       out.push_back(static_cast<char>(c));
+    } else if (c == '\n') {
+      out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
+    } else if (c == '\r') {
+      out.append("\\r");
+    } else if (c == '\t') {
+      out.append("\\t");
     } else {
       out.append("\\u00");
       AppendHex(out, text.substr(i, 1));

@@ -37,6 +37,10 @@ enum class Operation {
 // Operation name in Azure's words ("QueryEntities", "InsertOrMergeEntity", ...), for logs.
 std::string_view OperationName(Operation op);
 
+// Azure: spec §2.3 — the operations whose bodies are XML (ACL, service properties and stats,
+// preflight); every other operation is an OData (JSON) one.
+bool IsXmlOperation(Operation op);
+
 // Decoded query parameters in arrival order; names and values percent-decoded.
 struct QueryParams {
   std::vector<std::pair<std::string, std::string>> items;

@@ -299,4 +299,18 @@ Result<Route> RouteRequest(const Request& request) {
   return route;
 }
 
+bool IsXmlOperation(Operation op) {
+  switch (op) {
+    case Operation::kGetTableAcl:
+    case Operation::kSetTableAcl:
+    case Operation::kGetServiceProperties:
+    case Operation::kSetServiceProperties:
+    case Operation::kGetServiceStats:
+    case Operation::kPreflight:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace malachite::server

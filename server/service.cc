@@ -16,20 +16,6 @@ namespace {
 // Azure: spec §2.2 — the real service says "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0".
 constexpr std::string_view kServerHeader = "Malachite/0.1 Windows-Azure-Table/1.0";
 
-bool IsODataOperation(Operation op) {
-  switch (op) {
-    case Operation::kGetTableAcl:
-    case Operation::kSetTableAcl:
-    case Operation::kGetServiceProperties:
-    case Operation::kSetServiceProperties:
-    case Operation::kGetServiceStats:
-    case Operation::kPreflight:
-      return false;
-    default:
-      return true;
-  }
-}
-
 // The Date header changes once a second; format it once per second per thread.
 const std::string& DateHeader(DateTime now) {
   thread_local std::int64_t cached_second = -1;
@@ -199,7 +185,7 @@ void Service::Decorate(Exchange& exchange) const {
   }
   headers.push_back({"Cache-Control", "no-cache"});
   headers.push_back({"X-Content-Type-Options", "nosniff"});
-  if (!exchange.routed || IsODataOperation(exchange.route.op)) {
+  if (!exchange.routed || !IsXmlOperation(exchange.route.op)) {
     headers.push_back({"DataServiceVersion", "3.0;"});
   }
   // Azure: spec §11.4 — CORS headers on actual requests carrying Origin (errors included).

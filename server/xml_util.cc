@@ -1,5 +1,7 @@
 #include "server/xml_util.h"
 
+#include "common/encoding.h"
+
 #include <set>
 
 namespace malachite::server {
@@ -62,7 +64,9 @@ Result<void> CheckChildren(const pugi::xml_node& node,
 }
 
 void AppendXmlText(std::string& out, std::string_view text) {
-  for (char c : text) {
+  // Azure: spec §8.1 — error messages may quote hostile input; invalid UTF-8 becomes U+FFFD so the
+  // body stays parsable.
+  for (char c : ToValidUtf8(text)) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -79,8 +83,18 @@ void AppendXmlText(std::string& out, std::string_view text) {
       case '\'':
         out += "&apos;";
         break;
-      default:
+      case '\t':
+      case '\n':
+      case '\r':
         out.push_back(c);
+        break;
+      default:
+        // XML 1.0 has no way to write other control characters, not even as references.
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out.append("\xEF\xBF\xBD");
+        } else {
+          out.push_back(c);
+        }
     }
   }
 }

@@ -26,7 +26,8 @@ std::optional<std::string> ElementText(const pugi::xml_node& node);
 Result<void> CheckChildren(const pugi::xml_node& node,
                            std::initializer_list<std::string_view> allowed);
 
-// Appends `text` escaped for XML character data (and attribute values).
+// Appends `text` escaped for XML character data (and attribute values); invalid UTF-8 and the
+// control characters XML 1.0 cannot carry become U+FFFD.
 void AppendXmlText(std::string& out, std::string_view text);
 // Appends <name>escaped text</name>.
 void AppendXmlElement(std::string& out, std::string_view name, std::string_view text);

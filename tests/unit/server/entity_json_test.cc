@@ -79,7 +79,7 @@ std::string Render(const Entity& e, MetadataLevel level, const Selection& select
 }
 
 const char kCustomMinimal[] =
-    R"J("Name":"Bolt \"M6\"\u000a","Qty":-40,"Sku@odata.type":"Edm.Int64",)J"
+    R"J("Name":"Bolt \"M6\"\n","Qty":-40,"Sku@odata.type":"Edm.Int64",)J"
     R"J("Sku":"9000000000000000001","Price":1.25,"Ratio":2.0,"Huge":1e+20,)J"
     R"J("NotANumber@odata.type":"Edm.Double","NotANumber":"NaN",)J"
     R"J("Inf@odata.type":"Edm.Double","Inf":"-Infinity","Ok":true,)J"
@@ -127,7 +127,7 @@ TEST_CASE("entity_json: the rendered ETag equals FormatETag as a JSON string", "
 TEST_CASE("entity_json: nometadata has no odata members and no annotations", "[json]") {
   CHECK(Render(EveryType(), MetadataLevel::kNone) ==
         R"J({"PartitionKey":"store1","RowKey":"r'1 /","Timestamp":"2024-05-06T07:08:09.1234567Z",)J"
-        R"J("Name":"Bolt \"M6\"\u000a","Qty":-40,"Sku":"9000000000000000001","Price":1.25,)J"
+        R"J("Name":"Bolt \"M6\"\n","Qty":-40,"Sku":"9000000000000000001","Price":1.25,)J"
         R"J("Ratio":2.0,"Huge":1e+20,"NotANumber":"NaN","Inf":"-Infinity","Ok":true,)J"
         R"J("Added":"2024-01-02T03:04:05.678Z","Id":"0f8fad5b-d9cb-469f-a165-70867728950e",)J"
         R"J("Blob":"AQID"})J");
