@@ -1,5 +1,5 @@
 // fuzz_seeds <dir>: writes the seeds of every fuzz target as libFuzzer corpus files,
-// <dir>/<target>/seed-NNNN (filter, entity_json, url, multipart), so scripts/fuzz starts each
+// <dir>/<target>/seed-NNNN (filter, entity_json, url, multipart, xml), so scripts/fuzz starts each
 // libFuzzer binary from the same inputs its Catch2 driver uses. Exit 1 when a directory cannot be
 // written or the case files were not found.
 #include <cstdio>
@@ -10,6 +10,7 @@
 
 #include "tests/fuzz/fuzz_seeds.h"
 #include "tests/fuzz/multipart_seeds.h"
+#include "tests/fuzz/xml_seeds.h"
 
 namespace {
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   const bool ok = WriteCorpus(root / "filter", filters) &&
                   WriteCorpus(root / "entity_json", EntityJsonSeeds()) &&
                   WriteCorpus(root / "url", UrlSeeds()) &&
-                  WriteCorpus(root / "multipart", MultipartSeeds());
+                  WriteCorpus(root / "multipart", MultipartSeeds()) &&
+                  WriteCorpus(root / "xml", XmlSeeds());
   return ok ? 0 : 1;
 }
