@@ -116,6 +116,14 @@ Result<MetricsSettings> ParseMetrics(const pugi::xml_node& node) {
   return out;
 }
 
+bool HasControlCharacter(std::string_view text) {
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) return true;
+  }
+  return false;
+}
+
 // A comma list with entries trimmed of spaces. An empty text is the empty list; an empty entry
 // ("a,,b") is kept so the caller refuses it.
 std::vector<std::string> SplitList(std::string_view text) {
@@ -180,7 +188,9 @@ Result<CorsRule> ParseCorsRule(const pugi::xml_node& node, std::size_t& total_by
   for (int i = 0; i < 5; ++i) {
     auto text = RequiredText(node, names[i]);  // Azure: spec §11.2 — all five are required
     if (!text) return tl::unexpected(text.error());
-    if (!IsValidUtf8(*text)) return InvalidXmlValue(names[i]);
+    // Origins, methods and headers are HTTP header material: control characters can never match
+    // a request and could not be written back into a response header.
+    if (!IsValidUtf8(*text) || HasControlCharacter(*text)) return InvalidXmlValue(names[i]);
     total_bytes += text->size();
     texts[i] = std::move(*text);
   }
