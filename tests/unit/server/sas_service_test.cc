@@ -10,6 +10,7 @@
 #include "server/sas.h"
 #include "server/service.h"
 #include "server/shared_key.h"
+#include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {
 namespace {
@@ -94,17 +95,9 @@ class Fixture {
     auto route = RouteRequest(request);
     if (sign && route) {  // an unroutable request fails before authentication anyway
       request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
-      const std::string key = *Base64Decode(kDevAccountKey);
-      request.headers.push_back(
-          {"Authorization", "SharedKeyLite devstoreaccount1:" +
-                                ComputeSignature(key, SharedKeyLiteStringToSign(request, *route))});
+      testing::SignSharedKeyLite(request, *route);
     }
-    service_->Handle(exchange_);
-    if (exchange_.write) {
-      auto written = store_->Write(std::move(exchange_.write));
-      exchange_.write = nullptr;
-      service_->Complete(exchange_, std::move(written));
-    }
+    testing::RunExchange(*service_, *store_, exchange_);
     return exchange_.response;
   }
 

@@ -10,6 +10,7 @@
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "server/shared_key.h"
+#include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {
 namespace {
@@ -53,17 +54,9 @@ class ServiceFixture {
     if (sign) {
       auto route = RouteRequest(request);
       REQUIRE(route);
-      const std::string key = *Base64Decode(kDevAccountKey);
-      request.headers.push_back(
-          {"Authorization", "SharedKeyLite devstoreaccount1:" +
-                                ComputeSignature(key, SharedKeyLiteStringToSign(request, *route))});
+      testing::SignSharedKeyLite(request, *route);
     }
-    service_->Handle(exchange_);
-    if (exchange_.write) {
-      auto written = store_->Write(std::move(exchange_.write));
-      exchange_.write = nullptr;
-      service_->Complete(exchange_, std::move(written));
-    }
+    testing::RunExchange(*service_, *store_, exchange_);
     return exchange_.response;
   }
 

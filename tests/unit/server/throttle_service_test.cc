@@ -10,6 +10,7 @@
 #include "common/encoding.h"
 #include "server/service.h"
 #include "server/shared_key.h"
+#include "tests/unit/server/service_harness.h"
 #include "server/traffic_endpoints.h"
 
 namespace malachite::server {
@@ -67,16 +68,8 @@ class Fixture {
     request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
     auto route = RouteRequest(request);
     REQUIRE(route);
-    const std::string key = *Base64Decode(kDevAccountKey);
-    request.headers.push_back(
-        {"Authorization", "SharedKeyLite devstoreaccount1:" +
-                              ComputeSignature(key, SharedKeyLiteStringToSign(request, *route))});
-    service_->Handle(exchange_);
-    if (exchange_.write) {
-      auto written = store_->Write(std::move(exchange_.write));
-      exchange_.write = nullptr;
-      service_->Complete(exchange_, std::move(written));
-    }
+    testing::SignSharedKeyLite(request, *route);
+    testing::RunExchange(*service_, *store_, exchange_);
     std::string out = std::to_string(exchange_.response.status);
     if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
     return out;
