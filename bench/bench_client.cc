@@ -3,7 +3,6 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -131,9 +130,9 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
     case Scenario::kInsert: {
       std::string pk = state.options.insert_prefix + std::to_string(op % kSeedPartitions);
       std::string rk = RowKey(op);
-      Request request = MakeRequest(target, state.signer, http::verb::post,
-                                    "/" + target.account + "/" + target.table, "",
-                                    EntityBody(pk, rk, op));
+      Request request =
+          MakeRequest(target, state.signer, http::verb::post,
+                      "/" + target.account + "/" + target.table, "", EntityBody(pk, rk, op));
       request.set("Prefer", "return-no-content");
       return {std::move(request), 204};
     }
@@ -143,8 +142,9 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
       std::string pk = SeedPartition(i);
       std::string rk = SeedRow(i);
       if (state.options.scenario == Scenario::kPointRead) {
-        return {MakeRequest(target, state.signer, http::verb::get, EntityPath(target, pk, rk), "", ""),
-                200};
+        return {
+            MakeRequest(target, state.signer, http::verb::get, EntityPath(target, pk, rk), "", ""),
+            200};
       }
       return {MakeRequest(target, state.signer, http::verb::put, EntityPath(target, pk, rk), "",
                           EntityBody(pk, rk, op)),
@@ -204,7 +204,8 @@ asio::awaitable<void> Worker(RunState& state, asio::ip::tcp::endpoint endpoint) 
     http::response_parser<http::string_body> parser;
     parser.body_limit(kBodyLimit);
     beast::error_code read_error;
-    if (!write_error) std::tie(read_error, std::ignore) = co_await http::async_read(stream, buffer, parser, kToken);
+    if (!write_error)
+      std::tie(read_error, std::ignore) = co_await http::async_read(stream, buffer, parser, kToken);
     if (write_error || read_error) {
       state.Fail("transport: " + (write_error ? write_error : read_error).message());
       co_return;
@@ -248,13 +249,20 @@ asio::awaitable<void> Worker(RunState& state, asio::ip::tcp::endpoint endpoint) 
 
 std::string_view ScenarioName(Scenario scenario) {
   switch (scenario) {
-    case Scenario::kInsert: return "insert";
-    case Scenario::kPointRead: return "point-read";
-    case Scenario::kUpsert: return "upsert";
-    case Scenario::kList: return "list-page";
-    case Scenario::kQueryPoint: return "query-point";
-    case Scenario::kQueryRange: return "query-range";
-    case Scenario::kScan: return "scan-page";
+    case Scenario::kInsert:
+      return "insert";
+    case Scenario::kPointRead:
+      return "point-read";
+    case Scenario::kUpsert:
+      return "upsert";
+    case Scenario::kList:
+      return "list-page";
+    case Scenario::kQueryPoint:
+      return "query-point";
+    case Scenario::kQueryRange:
+      return "query-range";
+    case Scenario::kScan:
+      return "scan-page";
   }
   return "?";
 }

@@ -37,7 +37,7 @@ struct RunOptions {
   int connections = 1;
   std::size_t max_ops = 10000;  // the run stops at whichever of max_ops / max_seconds comes first
   double max_seconds = 10;
-  std::size_t key_space = 10000;     // reads and upserts address seeded keys [0, key_space)
+  std::size_t key_space = 10000;      // reads and upserts address seeded keys [0, key_space)
   std::string insert_prefix = "ins";  // PartitionKey prefix of inserted entities (unique per run)
   std::string scan_filter = "Qty eq -1";  // kScan's $filter (decoded text)
 };

@@ -47,7 +47,8 @@ constexpr std::string_view kUsage =
     "non-key --scan-filter over --scan-table, e.g. one loaded by batch_loader; one op = one page;\n"
     "scanned/s needs the server's --explain header).\n"
     "Each scenario runs at each connection count until --ops requests (--list-ops pages for list\n"
-    "and scan) or --seconds have passed. Only loopback targets make sense: this is a load generator.\n";
+    "and scan) or --seconds have passed. Only loopback targets make sense: this is a load "
+    "generator.\n";
 
 std::vector<std::string> SplitComma(std::string_view text) {
   std::vector<std::string> parts;
@@ -85,18 +86,30 @@ Options ParseOptions(int argc, char** argv) {
     if (i + 1 >= argc) fail("missing value for " + std::string(flag));
     std::string value = argv[++i];
     try {
-      if (flag == "--host") options.target.host = value;
-      else if (flag == "--port") options.target.port = static_cast<unsigned short>(std::stoul(value));
-      else if (flag == "--account") options.target.account = value;
-      else if (flag == "--key") options.key = value;
-      else if (flag == "--table") options.target.table = value;
-      else if (flag == "--seed") options.seed = std::stoul(value);
-      else if (flag == "--ops") options.ops = std::stoul(value);
-      else if (flag == "--list-ops") options.list_ops = std::stoul(value);
-      else if (flag == "--seconds") options.seconds = std::stod(value);
-      else if (flag == "--server-pid") options.server_pid = std::stoi(value);
-      else if (flag == "--scan-table") options.scan_table = value;
-      else if (flag == "--scan-filter") options.scan_filter = value;
+      if (flag == "--host")
+        options.target.host = value;
+      else if (flag == "--port")
+        options.target.port = static_cast<unsigned short>(std::stoul(value));
+      else if (flag == "--account")
+        options.target.account = value;
+      else if (flag == "--key")
+        options.key = value;
+      else if (flag == "--table")
+        options.target.table = value;
+      else if (flag == "--seed")
+        options.seed = std::stoul(value);
+      else if (flag == "--ops")
+        options.ops = std::stoul(value);
+      else if (flag == "--list-ops")
+        options.list_ops = std::stoul(value);
+      else if (flag == "--seconds")
+        options.seconds = std::stod(value);
+      else if (flag == "--server-pid")
+        options.server_pid = std::stoi(value);
+      else if (flag == "--scan-table")
+        options.scan_table = value;
+      else if (flag == "--scan-filter")
+        options.scan_filter = value;
       else if (flag == "--connections") {
         options.connections.clear();
         for (const auto& part : SplitComma(value)) options.connections.push_back(std::stoi(part));
@@ -138,11 +151,13 @@ void PrintRow(Scenario scenario, int connections, RunResult& result,
     cpu = buffer;
   }
   std::string scanned = "-";
-  if (result.scanned > 0) scanned = std::to_string(static_cast<long long>(result.scanned / seconds));
+  if (result.scanned > 0)
+    scanned = std::to_string(static_cast<long long>(result.scanned / seconds));
   std::printf("%-11s %5d %8zu %6zu %10.0f %10.0f %9.3f %9.3f %14s %11s\n",
               std::string(ScenarioName(scenario)).c_str(), connections, result.ops, result.errors,
-              result.ops / seconds, result.entities / seconds, result.latencies.Percentile(50) / 1e3,
-              result.latencies.Percentile(99) / 1e3, cpu.c_str(), scanned.c_str());
+              result.ops / seconds, result.entities / seconds,
+              result.latencies.Percentile(50) / 1e3, result.latencies.Percentile(99) / 1e3,
+              cpu.c_str(), scanned.c_str());
   if (!result.first_error.empty()) std::printf("    first error: %s\n", result.first_error.c_str());
   std::fflush(stdout);
 }
@@ -159,8 +174,8 @@ bool NeedsSeed(const Options& options) {
 bool RunAndPrint(const Options& options, const SharedKeyLiteSigner& signer, Scenario scenario,
                  int connections, int run) {
   const bool paged = scenario == Scenario::kList || scenario == Scenario::kScan;
-  RunOptions run_options{scenario, connections, paged ? options.list_ops : options.ops,
-                         options.seconds, options.seed, "ins" + std::to_string(run) + "x",
+  RunOptions run_options{scenario,           connections,  paged ? options.list_ops : options.ops,
+                         options.seconds,    options.seed, "ins" + std::to_string(run) + "x",
                          options.scan_filter};
   Target target = options.target;
   if (scenario == Scenario::kScan) target.table = options.scan_table;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "server/throttle.h"
-#include "server/traffic_control.h"
+#include "server/traffic/throttle.h"
+#include "server/traffic/traffic_control.h"
 
 namespace {
 
@@ -104,10 +104,10 @@ int main(int argc, char** argv) {
     route.account = "devstoreaccount1";
     route.table = "orders";
     route.partition_key = "hot";
-    Outcome outcome;
+    RequestCharge charge;
     Report("TrafficControl::Gate + Record (no fault rules)",
            NanosPerOp(iterations, [&](std::size_t) {
-             traffic.Gate(route, &outcome);
+             traffic.Gate(route, &charge);
              traffic.Record(route.op, 204, std::chrono::microseconds(40));
            }));
   }

@@ -25,8 +25,8 @@ std::string SharedKeyLiteSigner::Authorization(std::string_view date, std::strin
   unsigned int mac_size = 0;
   HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
        reinterpret_cast<const unsigned char*>(to_sign.data()), to_sign.size(), mac, &mac_size);
-  std::string signature = Base64Encode(
-      std::string_view(reinterpret_cast<const char*>(mac), mac_size));
+  std::string signature =
+      Base64Encode(std::string_view(reinterpret_cast<const char*>(mac), mac_size));
   return "SharedKeyLite " + account_ + ":" + signature;
 }
 

@@ -8,7 +8,7 @@ namespace malachite {
 namespace {
 
 constexpr std::array<std::string_view, 8> kNames = {
-    "Edm.String", "Edm.Int32",    "Edm.Int64", "Edm.Double",
+    "Edm.String",  "Edm.Int32",    "Edm.Int64", "Edm.Double",
     "Edm.Boolean", "Edm.DateTime", "Edm.Guid",  "Edm.Binary",
 };
 

@@ -17,9 +17,9 @@ struct Property {
 };
 
 struct Entity {
-  std::string partition_key;  // UTF-8; may be empty
-  std::string row_key;        // UTF-8; may be empty
-  DateTime timestamp;         // last modification, set by the server; also the ETag
+  std::string partition_key;         // UTF-8; may be empty
+  std::string row_key;               // UTF-8; may be empty
+  DateTime timestamp;                // last modification, set by the server; also the ETag
   std::vector<Property> properties;  // custom properties only (no PartitionKey/RowKey/Timestamp)
 
   // The property named `name` (case-sensitive), or nullptr. The pointer lives as long as the

@@ -10,10 +10,10 @@
 
 #include "common/clock.h"
 #include "config/server_config.h"
-#include "server/listener.h"
-#include "server/logging.h"
-#include "server/probe.h"
-#include "server/service.h"
+#include "server/net/listener.h"
+#include "server/net/logging.h"
+#include "server/net/probe.h"
+#include "server/pipeline/service.h"
 #include "storage/store.h"
 
 namespace {

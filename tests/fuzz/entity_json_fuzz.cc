@@ -17,7 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/entity_json.h"
+#include "server/wire/entity_json_parse.h"
+#include "server/wire/entity_json_render.h"
+#include "server/wire/select.h"
 
 namespace {
 
@@ -75,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Entity& entity = parsed->entity;
   const Selection all;
   const Selection partial = PartialSelection(entity);
-  for (MetadataLevel level : {MetadataLevel::kNone, MetadataLevel::kMinimal, MetadataLevel::kFull}) {
+  for (MetadataLevel level :
+       {MetadataLevel::kNone, MetadataLevel::kMinimal, MetadataLevel::kFull}) {
     for (const Selection* select : {&all, &partial}) {
       const std::string rendered = Render(entity, level, *select);
       Result<ParsedEntity> again = ParseEntityJson(rendered);

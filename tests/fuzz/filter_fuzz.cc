@@ -41,11 +41,13 @@ EdmValue GuidValue(std::string_view text) { return EdmValue::Guid(*malachite::Pa
 // with every EDM type and a property `V` whose type differs from row to row.
 std::vector<Row> MakeEntityRows() {
   const std::vector<std::pair<std::string, std::string>> keys = {
-      {"p", "r"}, {"a", "a1"}, {"b", ""}, {"", ""}, {"bb", "b2"},
-      {"\xc3\xa9", "\xf0\x9f\x98\x80"}, {"it's", "x"}, {"b", "b1"}};
+      {"p", "r"},    {"a", "a1"},  {"b", ""},
+      {"", ""},      {"bb", "b2"}, {"\xc3\xa9", "\xf0\x9f\x98\x80"},
+      {"it's", "x"}, {"b", "b1"}};
   const std::vector<EdmValue> v_values = {
-      EdmValue::Int32(5), EdmValue::Int64(5), EdmValue::Double(5.0), EdmValue::String("5"),
-      EdmValue::Boolean(true), EdmValue::Time(DateTime{638396640000000000}),
+      EdmValue::Int32(5),       EdmValue::Int64(5),
+      EdmValue::Double(5.0),    EdmValue::String("5"),
+      EdmValue::Boolean(true),  EdmValue::Time(DateTime{638396640000000000}),
       EdmValue::Binary("\x05"), GuidValue("00000000-0000-0000-0000-000000000005")};
   std::vector<Row> rows;
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -58,7 +60,8 @@ std::vector<Row> MakeEntityRows() {
     if (i % 3 != 2) {  // some rows lack the typed properties: missing-property semantics
       row.properties.Set("Qty", EdmValue::Int32(n * 3 - 7))
           .Set("Big", EdmValue::Int64(n % 2 ? INT64_MAX - n : INT64_MIN + n))
-          .Set("Ratio", EdmValue::Double(i == 4 ? std::numeric_limits<double>::quiet_NaN() : n * -1.25E-3))
+          .Set("Ratio",
+               EdmValue::Double(i == 4 ? std::numeric_limits<double>::quiet_NaN() : n * -1.25E-3))
           .Set("On", EdmValue::Boolean(n % 2 == 0))
           .Set("When", EdmValue::Time(DateTime{n * 1000000007LL}))
           .Set("Id", GuidValue("a455c695-df98-5678-aaaa-81d3367e5a3" + std::to_string(n)))

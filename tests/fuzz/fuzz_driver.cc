@@ -66,8 +66,8 @@ MutationRun RunMutations(std::string_view name, const std::vector<std::string>& 
   for (const std::string& seed : seeds) Run(entry, seed);
   if (seeds.empty()) return run;
   std::mt19937_64 rng(run.prng_seed);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(EnvNumber("MALACHITE_FUZZ_SECONDS", 2));
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::seconds(EnvNumber("MALACHITE_FUZZ_SECONDS", 2));
   std::string input;
   while (std::chrono::steady_clock::now() < deadline) {
     // Mostly mutate a seed; sometimes keep mutating the previous input to go deeper.

@@ -59,7 +59,8 @@ std::vector<std::string> FilterSeeds() {
       "not not not (TableName ge 'pre' and TableName lt 'prf')",
       "((((((((((((((((((((Qty eq 1))))))))))))))))))))",
       "Timestamp ge datetime'2024-01-01T00:00:00.0000001Z' and Big lt -9223372036854775808L",
-      "Ratio ge -1.7976931348623157E+308 and Ratio le 4.9E-324 and Id eq guid'00000000-0000-0000-0000-000000000000'",
+      "Ratio ge -1.7976931348623157E+308 and Ratio le 4.9E-324 and Id eq "
+      "guid'00000000-0000-0000-0000-000000000000'",
       "Blob ne binary'00ff' and Blob lt X'FFFFFFFF' and On eq false",
       "PartitionKey eq '\xc3\xa9\xf0\x9f\x98\x80' and RowKey eq 'it''s'",
   };
@@ -112,7 +113,8 @@ std::vector<std::string> UrlSeeds() {
       "PATCH " + a + "/mytable(PartitionKey='',RowKey='')",
       "DELETE " + a + "/mytable(PartitionKey='p',RowKey='r')\nIf-Match: *",
       "POST " + a + "/mytable(PartitionKey='p',RowKey='r')\nX-HTTP-Method: MERGE\nIf-Match: *",
-      "POST " + a + "/mytable(PartitionKey='p',RowKey='r')\nX-HTTP-Method: DELETE\nX-HTTP-Method: PUT",
+      "POST " + a +
+          "/mytable(PartitionKey='p',RowKey='r')\nX-HTTP-Method: DELETE\nX-HTTP-Method: PUT",
       "GET " + a + "/mytable(PartitionKey='p',RowKey='r')\nX-HTTP-Method: PUT",
       "POST " + a + "/$batch\nContent-Type: multipart/mixed; boundary=batch_1",
       "GET " + a + "/mytable?comp=acl",

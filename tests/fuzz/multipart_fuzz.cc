@@ -12,9 +12,10 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "server/entity_write.h"
-#include "server/multipart.h"
-#include "server/route.h"
+#include "server/http/route.h"
+#include "server/http/router.h"
+#include "server/ops/entity_write.h"
+#include "server/wire/multipart.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace malachite;

@@ -10,13 +10,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
 TEST_CASE("multipart_fuzz: random mutations of the seed bodies never crash the batch decoder",
           "[fuzz]") {
-  const std::vector<std::string> tokens = {
-      "\r\n", "\n", "\r\n\r\n", "--", "--batch_1", "--changeset_2", "--changeset_2--",
-      "--batch_1--", ":", " ", "\t", "HTTP/1.1", "multipart/mixed; boundary=", "application/http",
-      "Content-ID: 9", "If-Match: *", "X-HTTP-Method: PUT", "{", "}", "\"", "'", "%27",
-      "(PartitionKey='p',RowKey='r')", "\xff", std::string(1, '\0'),
-      "\"@odata.type\":\"Edm.Int64\""};
-  const auto run = malachite::fuzz::RunMutations("multipart_fuzz", malachite::fuzz::MultipartSeeds(),
-                                                 tokens, &LLVMFuzzerTestOneInput);
+  const std::vector<std::string> tokens = {"\r\n",
+                                           "\n",
+                                           "\r\n\r\n",
+                                           "--",
+                                           "--batch_1",
+                                           "--changeset_2",
+                                           "--changeset_2--",
+                                           "--batch_1--",
+                                           ":",
+                                           " ",
+                                           "\t",
+                                           "HTTP/1.1",
+                                           "multipart/mixed; boundary=",
+                                           "application/http",
+                                           "Content-ID: 9",
+                                           "If-Match: *",
+                                           "X-HTTP-Method: PUT",
+                                           "{",
+                                           "}",
+                                           "\"",
+                                           "'",
+                                           "%27",
+                                           "(PartitionKey='p',RowKey='r')",
+                                           "\xff",
+                                           std::string(1, '\0'),
+                                           "\"@odata.type\":\"Edm.Int64\""};
+  const auto run = malachite::fuzz::RunMutations(
+      "multipart_fuzz", malachite::fuzz::MultipartSeeds(), tokens, &LLVMFuzzerTestOneInput);
   CHECK(run.inputs > 0);
 }

@@ -14,8 +14,11 @@
 #include <string_view>
 
 #include "odata/filter.h"
-#include "server/entity_json.h"
-#include "server/route.h"
+#include "server/http/route.h"
+#include "server/http/router.h"
+#include "server/wire/entity_json_parse.h"
+#include "server/wire/entity_json_render.h"
+#include "server/wire/select.h"
 
 namespace {
 

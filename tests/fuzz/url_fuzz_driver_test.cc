@@ -7,15 +7,49 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
-TEST_CASE("url_fuzz: random request targets, methods and headers route or fail with a routing "
-          "error, never crash", "[fuzz]") {
+TEST_CASE(
+    "url_fuzz: random request targets, methods and headers route or fail with a routing "
+    "error, never crash",
+    "[fuzz]") {
   const auto seeds = malachite::fuzz::UrlSeeds();
-  const std::vector<std::string> tokens = {
-      "/", "//", "?", "&", "=", "%", "%27", "%2F", "%00", "%C3%A9", "%ZZ", "'", "''", "(", ")", ",",
-      "PartitionKey=", "RowKey=", "Tables", "$batch", "comp=acl", "comp=stats", "restype=service",
-      "-secondary", "http://", "\nX-HTTP-Method: ", "\nIf-Match: *", "MERGE", "PUT", "DELETE",
-      "POST", "$filter=", "$select=", "$top=", "NextPartitionKey=", " ", "\xff"};
-  const auto run = malachite::fuzz::RunMutations("url_fuzz", seeds, tokens,
-                                                 &LLVMFuzzerTestOneInput, 8192);
+  const std::vector<std::string> tokens = {"/",
+                                           "//",
+                                           "?",
+                                           "&",
+                                           "=",
+                                           "%",
+                                           "%27",
+                                           "%2F",
+                                           "%00",
+                                           "%C3%A9",
+                                           "%ZZ",
+                                           "'",
+                                           "''",
+                                           "(",
+                                           ")",
+                                           ",",
+                                           "PartitionKey=",
+                                           "RowKey=",
+                                           "Tables",
+                                           "$batch",
+                                           "comp=acl",
+                                           "comp=stats",
+                                           "restype=service",
+                                           "-secondary",
+                                           "http://",
+                                           "\nX-HTTP-Method: ",
+                                           "\nIf-Match: *",
+                                           "MERGE",
+                                           "PUT",
+                                           "DELETE",
+                                           "POST",
+                                           "$filter=",
+                                           "$select=",
+                                           "$top=",
+                                           "NextPartitionKey=",
+                                           " ",
+                                           "\xff"};
+  const auto run =
+      malachite::fuzz::RunMutations("url_fuzz", seeds, tokens, &LLVMFuzzerTestOneInput, 8192);
   CHECK(run.inputs > 0);
 }

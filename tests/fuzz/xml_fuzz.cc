@@ -13,8 +13,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "server/acl_xml.h"
-#include "server/service_properties.h"
+#include "server/auth/acl_xml.h"
+#include "server/wire/service_properties.h"
+#include "server/wire/service_properties_parse.h"
 
 namespace {
 

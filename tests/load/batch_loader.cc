@@ -108,7 +108,8 @@ class Connection {
     }
     std::size_t length = 0;
     const std::size_t cl = in.find("Content-Length: ");
-    if (cl != std::string::npos && cl < head_end) length = std::strtoul(in.c_str() + cl + 16, nullptr, 10);
+    if (cl != std::string::npos && cl < head_end)
+      length = std::strtoul(in.c_str() + cl + 16, nullptr, 10);
     while (in.size() < head_end + 4 + length) {
       const ssize_t n = recv(fd_, buffer, sizeof buffer, 0);
       if (n <= 0) return {};
@@ -122,18 +123,23 @@ class Connection {
 };
 
 std::string BatchBody(const Options& options, const std::string& partition, long first_row) {
-  const std::string url =
-      "http://" + options.host + ":" + std::to_string(options.port) + "/" + kAccount + "/" + options.table;
-  std::string body = "--batch_load\r\ncontent-type: multipart/mixed; boundary=changeset_load\r\n\r\n";
+  const std::string url = "http://" + options.host + ":" + std::to_string(options.port) + "/" +
+                          kAccount + "/" + options.table;
+  std::string body =
+      "--batch_load\r\ncontent-type: multipart/mixed; boundary=changeset_load\r\n\r\n";
   char row[32];
   for (int i = 0; i < options.batch; ++i) {
     std::snprintf(row, sizeof row, "%010ld", first_row + i);
-    body += "--changeset_load\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
-            "binary\r\n\r\nPOST " + url + " HTTP/1.1\r\ncontent-type: application/json;odata=nometadata\r\n"
-            "accept: application/json;odata=minimalmetadata\r\nprefer: return-no-content\r\n\r\n"
-            "{\"PartitionKey\":\"" + partition + "\",\"RowKey\":\"" + row +
-            "\",\"Name\":\"customer " + row + "\",\"Qty\":" + std::to_string(i) +
-            ",\"Price\":12.5,\"Active\":true,\"City\":\"Seattle\"}\r\n";
+    body +=
+        "--changeset_load\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
+        "binary\r\n\r\nPOST " +
+        url +
+        " HTTP/1.1\r\ncontent-type: application/json;odata=nometadata\r\n"
+        "accept: application/json;odata=minimalmetadata\r\nprefer: return-no-content\r\n\r\n"
+        "{\"PartitionKey\":\"" +
+        partition + "\",\"RowKey\":\"" + row + "\",\"Name\":\"customer " + row +
+        "\",\"Qty\":" + std::to_string(i) +
+        ",\"Price\":12.5,\"Active\":true,\"City\":\"Seattle\"}\r\n";
   }
   return body + "--changeset_load--\r\n--batch_load--\r\n";
 }
@@ -154,7 +160,8 @@ double ServerCpuSeconds(long pid) {
   }
   // Fields after ")" start at field 3 (state); utime and stime are fields 14 and 15.
   if (fields.size() < 13) return 0;
-  return (std::stod(fields[11]) + std::stod(fields[12])) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return (std::stod(fields[11]) + std::stod(fields[12])) /
+         static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 Options Parse(int argc, char** argv) {
@@ -162,13 +169,20 @@ Options Parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
-    if (flag == "--host") options.host = value;
-    else if (flag == "--port") options.port = std::stoi(value);
-    else if (flag == "--entities") options.entities = std::stol(value);
-    else if (flag == "--clients") options.clients = std::stoi(value);
-    else if (flag == "--batch") options.batch = std::stoi(value);
-    else if (flag == "--table") options.table = value;
-    else if (flag == "--server-pid") options.server_pid = std::stol(value);
+    if (flag == "--host")
+      options.host = value;
+    else if (flag == "--port")
+      options.port = std::stoi(value);
+    else if (flag == "--entities")
+      options.entities = std::stol(value);
+    else if (flag == "--clients")
+      options.clients = std::stoi(value);
+    else if (flag == "--batch")
+      options.batch = std::stoi(value);
+    else if (flag == "--table")
+      options.table = value;
+    else if (flag == "--server-pid")
+      options.server_pid = std::stol(value);
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -209,9 +223,11 @@ int main(int argc, char** argv) {
         partition.append(std::to_string(c)).append("-").append(std::to_string(b / 50));
         const std::string body = BatchBody(options, partition, b * options.batch);
         const auto sent = std::chrono::steady_clock::now();
-        const std::string reply = connection.Exchange("POST", "/$batch",
-                                                      "multipart/mixed; boundary=batch_load", body);
-        mine.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
+        const std::string reply =
+            connection.Exchange("POST", "/$batch", "multipart/mixed; boundary=batch_load", body);
+        mine.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent)
+                .count());
         if (reply.substr(0, 3) != "202" || reply.find("HTTP/1.1 4") != std::string::npos ||
             reply.find("HTTP/1.1 5") != std::string::npos) {
           ++errors;
@@ -224,17 +240,23 @@ int main(int argc, char** argv) {
     });
   }
   for (auto& thread : threads) thread.join();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = ServerCpuSeconds(options.server_pid) - cpu_before;
   std::sort(latencies_ms.begin(), latencies_ms.end());
   auto pct = [&](double p) {
-    return latencies_ms.empty() ? 0.0 : latencies_ms[static_cast<std::size_t>(p * (latencies_ms.size() - 1))];
+    return latencies_ms.empty()
+               ? 0.0
+               : latencies_ms[static_cast<std::size_t>(p * (latencies_ms.size() - 1))];
   };
   const double entities = static_cast<double>(batches - errors.load()) * options.batch;
-  std::printf("batch_loader: %.0f entities in %ld batches of %d from %d clients in %.2f s = %.0f entities/s "
-              "(%.0f batches/s); batch latency ms p50 %.2f p90 %.2f p99 %.2f max %.2f; errors %ld\n",
-              entities, batches, options.batch, options.clients, seconds, entities / seconds,
-              static_cast<double>(batches) / seconds, pct(0.5), pct(0.9), pct(0.99), pct(1.0), errors.load());
+  std::printf(
+      "batch_loader: %.0f entities in %ld batches of %d from %d clients in %.2f s = %.0f "
+      "entities/s "
+      "(%.0f batches/s); batch latency ms p50 %.2f p90 %.2f p99 %.2f max %.2f; errors %ld\n",
+      entities, batches, options.batch, options.clients, seconds, entities / seconds,
+      static_cast<double>(batches) / seconds, pct(0.5), pct(0.9), pct(0.99), pct(1.0),
+      errors.load());
   if (options.server_pid > 0) {
     std::printf("batch_loader: server CPU %.2f s = %.2f us per entity (%.0f%% of one core)\n", cpu,
                 cpu * 1e6 / entities, 100 * cpu / seconds);

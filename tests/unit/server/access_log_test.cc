@@ -1,4 +1,4 @@
-#include "server/access_log.h"
+#include "server/pipeline/access_log.h"
 
 #include <catch2/catch.hpp>
 

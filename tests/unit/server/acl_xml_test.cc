@@ -1,4 +1,4 @@
-#include "server/acl_xml.h"
+#include "server/auth/acl_xml.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "server/admin_endpoints.h"
+#include "server/admin/admin_endpoints.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 // Signature vectors computed independently (Python hmac/hashlib over the strings the SDKs sign).
-#include "server/auth.h"
-
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
-#include "server/shared_key.h"
+#include "server/auth/authenticator.h"
+#include "server/auth/shared_key.h"
+#include "server/http/router.h"
 
 namespace malachite::server {
 namespace {

@@ -1,9 +1,9 @@
-#include "server/batch_handler.h"
-
 #include <catch2/catch.hpp>
 #include <future>
 #include <regex>
 
+#include "server/http/router.h"
+#include "server/ops/batch_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
@@ -16,8 +16,7 @@ const std::string kETag1 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234567Z'")J"
 const std::string kETag2 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234568Z'")J";
 const std::string kETag3 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234569Z'")J";
 const std::string kETag4 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.123457Z'")J";
-const std::string kJsonType =
-    "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
+const std::string kJsonType = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
 
 // One sub-request: "METHOD url-after-account", its headers and body.
 struct Op {
@@ -31,9 +30,10 @@ std::string ChangesetBody(const std::vector<Op>& ops) {
   std::string out = "--batch_b\r\ncontent-type: multipart/mixed; boundary=changeset_c\r\n\r\n";
   for (const Op& op : ops) {
     const std::size_t space = op.line.find(' ');
-    out += "--changeset_c\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
-           "binary\r\n\r\n" +
-           op.line.substr(0, space) + " " + kHost + op.line.substr(space + 1) + " HTTP/1.1\r\n";
+    out +=
+        "--changeset_c\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
+        "binary\r\n\r\n" +
+        op.line.substr(0, space) + " " + kHost + op.line.substr(space + 1) + " HTTP/1.1\r\n";
     for (const std::string& header : op.headers) out += header + "\r\n";
     out += "\r\n\r\n" + op.body + "\r\n";
   }
@@ -46,13 +46,14 @@ std::string Show(const Harness::Reply& reply) {
   if (!reply.error_code.empty()) return std::to_string(reply.status) + " " + reply.error_code;
   std::string body = reply.body;
   for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r')) return "bare LF at " + std::to_string(i);
+    if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r'))
+      return "bare LF at " + std::to_string(i);
   }
   static const std::regex kGuid("(batchresponse|changesetresponse)_[0-9a-f-]{36}");
   body = std::regex_replace(body, kGuid, "$1_X");
   body = std::regex_replace(body, std::regex("\r\n"), "\n");
-  std::string type = std::regex_replace(std::string(reply.Find("Content-Type").value_or("")),
-                                        kGuid, "$1_X");
+  std::string type =
+      std::regex_replace(std::string(reply.Find("Content-Type").value_or("")), kGuid, "$1_X");
   return std::to_string(reply.status) + "\n" + type + "\n\n" + body;
 }
 
@@ -77,11 +78,14 @@ class BatchFixture {
            "--batchresponse_X\nContent-Type: multipart/mixed; boundary=changesetresponse_X\n\n"
            "--changesetresponse_X\nContent-Type: application/http\n"
            "Content-Transfer-Encoding: binary\n\n"
-           "HTTP/1.1 " + status_line + "\n" + content_id +
+           "HTTP/1.1 " +
+           status_line + "\n" + content_id +
            "X-Content-Type-Options: nosniff\nDataServiceVersion: 3.0;\n"
-           "Content-Type: " + kJsonType + "\n\n"
-           R"J({"odata.error":{"code":")J" + code +
-           R"J(","message":{"lang":"en-US","value":")J" + message +
+           "Content-Type: " +
+           kJsonType +
+           "\n\n"
+           R"J({"odata.error":{"code":")J" +
+           code + R"J(","message":{"lang":"en-US","value":")J" + message +
            R"J(\nRequestId:\nTime:2024-05-06T07:08:09.1234567Z"}}})J"
            "\n--changesetresponse_X--\n--batchresponse_X--\n";
   }
@@ -98,25 +102,35 @@ TEST_CASE_METHOD(BatchFixture,
       "--batchresponse_X\nContent-Type: multipart/mixed; boundary=changesetresponse_X\n\n"
       "--changesetresponse_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n"
       "HTTP/1.1 204 No Content\nContent-ID: 1\nX-Content-Type-Options: nosniff\n"
-      "Cache-Control: no-cache\nPreference-Applied: return-no-content\nETag: " + kETag3 + "\n"
-      "Location: " + kHost + "parts(PartitionKey='p',RowKey='a')\n"
-      "DataServiceId: " + kHost + "parts(PartitionKey='p',RowKey='a')\n"
+      "Cache-Control: no-cache\nPreference-Applied: return-no-content\nETag: " +
+      kETag3 +
+      "\n"
+      "Location: " +
+      kHost +
+      "parts(PartitionKey='p',RowKey='a')\n"
+      "DataServiceId: " +
+      kHost +
+      "parts(PartitionKey='p',RowKey='a')\n"
       "DataServiceVersion: 3.0;\n\n\n"
       "--changesetresponse_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n"
       "HTTP/1.1 204 No Content\nX-Content-Type-Options: nosniff\nCache-Control: no-cache\n"
-      "ETag: " + kETag4 + "\nDataServiceVersion: 1.0;\n\n\n"
+      "ETag: " +
+      kETag4 +
+      "\nDataServiceVersion: 1.0;\n\n\n"
       "--changesetresponse_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n"
       "HTTP/1.1 204 No Content\nX-Content-Type-Options: nosniff\nCache-Control: no-cache\n"
       "DataServiceVersion: 1.0;\n\n\n"
       "--changesetresponse_X--\n--batchresponse_X--\n";
-  CHECK(Call({{"POST parts", {"Content-ID: 1", "Prefer: return-no-content"},
+  CHECK(Call({{"POST parts",
+               {"Content-ID: 1", "Prefer: return-no-content"},
                R"J({"PartitionKey":"p","RowKey":"a","v":1})J"},
               {"PATCH parts(PartitionKey='p',RowKey='m')", {"If-Match: " + kETag1}, R"J({"B":2})J"},
               {"DELETE parts(PartitionKey='p',RowKey='d')", {"If-Match: *"}}}) == expected);
   CHECK(Get("a") ==
         R"J({"PartitionKey":"p","RowKey":"a","Timestamp":"2024-05-06T07:08:09.1234569Z","v":1})J");
-  CHECK(Get("m") ==
-        R"J({"PartitionKey":"p","RowKey":"m","Timestamp":"2024-05-06T07:08:09.123457Z","A":1,"B":2})J");
+  CHECK(
+      Get("m") ==
+      R"J({"PartitionKey":"p","RowKey":"m","Timestamp":"2024-05-06T07:08:09.123457Z","A":1,"B":2})J");
   CHECK(Get("d") == "ResourceNotFound");
 }
 
@@ -124,19 +138,23 @@ TEST_CASE_METHOD(BatchFixture,
                  "batch: an insert without Prefer answers 201 with the entity, upserts and "
                  "tunnelled verbs act as their single forms",
                  "[server]") {
-  const std::string reply = Call(
-      {{"POST parts", {"Accept: application/json;odata=nometadata"},
-        R"J({"PartitionKey":"p","RowKey":"a","v":1})J"},
-       {"PUT parts(PartitionKey='p',RowKey='b')", {}, R"J({"w":2})J"},
-       {"MERGE parts(PartitionKey='p',RowKey='c')", {}, R"J({"x":3})J"},
-       {"POST parts(PartitionKey='p',RowKey='a2')", {"X-HTTP-Method: PUT"}, R"J({"y":4})J"}});
-  CHECK(reply.find("HTTP/1.1 201 Created\nX-Content-Type-Options: nosniff\nCache-Control: "
-                   "no-cache\nETag: " + kETag1 + "\nLocation: " + kHost +
-                   "parts(PartitionKey='p',RowKey='a')\n"
-                   "Content-Type: application/json;odata=nometadata;streaming=true;charset=utf-8\n"
-                   "DataServiceVersion: 3.0;\n\n"
-                   R"J({"PartitionKey":"p","RowKey":"a","Timestamp":"2024-05-06T07:08:09.1234567Z","v":1})J"
-                   "\n--changesetresponse_X\n") != std::string::npos);
+  const std::string reply =
+      Call({{"POST parts",
+             {"Accept: application/json;odata=nometadata"},
+             R"J({"PartitionKey":"p","RowKey":"a","v":1})J"},
+            {"PUT parts(PartitionKey='p',RowKey='b')", {}, R"J({"w":2})J"},
+            {"MERGE parts(PartitionKey='p',RowKey='c')", {}, R"J({"x":3})J"},
+            {"POST parts(PartitionKey='p',RowKey='a2')", {"X-HTTP-Method: PUT"}, R"J({"y":4})J"}});
+  CHECK(
+      reply.find(
+          "HTTP/1.1 201 Created\nX-Content-Type-Options: nosniff\nCache-Control: "
+          "no-cache\nETag: " +
+          kETag1 + "\nLocation: " + kHost +
+          "parts(PartitionKey='p',RowKey='a')\n"
+          "Content-Type: application/json;odata=nometadata;streaming=true;charset=utf-8\n"
+          "DataServiceVersion: 3.0;\n\n"
+          R"J({"PartitionKey":"p","RowKey":"a","Timestamp":"2024-05-06T07:08:09.1234567Z","v":1})J"
+          "\n--changesetresponse_X\n") != std::string::npos);
   CHECK(Get("b").ends_with(R"J("w":2})J"));
   CHECK(Get("c").ends_with(R"J("x":3})J"));
   CHECK(Get("a2").ends_with(R"J("y":4})J"));
@@ -160,10 +178,10 @@ TEST_CASE_METHOD(BatchFixture,
                  "batch: a single-operation changeset drops the index for entity-level failures "
                  "only",
                  "[server]") {
-  CHECK(Call({{"PUT parts(PartitionKey='p',RowKey='a')", {"If-Match: " + kETag1, "Content-ID: 1"},
-               "{}"}}) ==
-        FailurePart("404 Not Found", "", "ResourceNotFound",
-                    "The specified resource does not exist."));
+  CHECK(Call({{"PUT parts(PartitionKey='p',RowKey='a')",
+               {"If-Match: " + kETag1, "Content-ID: 1"},
+               "{}"}}) == FailurePart("404 Not Found", "", "ResourceNotFound",
+                                      "The specified resource does not exist."));
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"a"})J").status == 201);
   CHECK(Call({{"DELETE parts(PartitionKey='p',RowKey='a')", {"If-Match: " + kETag2}}}) ==
         FailurePart("412 Precondition Failed", "", "UpdateConditionNotSatisfied",
@@ -171,8 +189,8 @@ TEST_CASE_METHOD(BatchFixture,
   CHECK(Call({{"DELETE nosuch(PartitionKey='p',RowKey='a')", {"If-Match: *", "Content-ID: 3"}}}) ==
         FailurePart("404 Not Found", "Content-ID: 3\n", "TableNotFound",
                     "0:The table specified does not exist."));
-  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a/b"})J"}}).find(
-            "\"value\":\"0:") != std::string::npos);
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a/b"})J"}})
+            .find("\"value\":\"0:") != std::string::npos);
 }
 
 TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending index", "[server]") {
@@ -186,10 +204,10 @@ TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending ind
         FailurePart("400 Bad Request", "", "InvalidDuplicateRow",
                     "2:The batch request contains multiple changes with same row key. An entity "
                     "can appear only once in a batch request."));
-  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
-              {"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"b","bad-name":1})J"}}) ==
-        FailurePart("400 Bad Request", "", "PropertyNameInvalid",
-                    "1:The property name is invalid."));
+  CHECK(
+      Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+            {"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"b","bad-name":1})J"}}) ==
+      FailurePart("400 Bad Request", "", "PropertyNameInvalid", "1:The property name is invalid."));
   CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
               {"GET parts(PartitionKey='p',RowKey='a')"}}) ==
         FailurePart("400 Bad Request", "", "InvalidInput",
@@ -200,7 +218,8 @@ TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending ind
                     "1:An HTTP header that's mandatory for this request is not specified."));
   std::vector<Op> many;
   for (int i = 0; i < 101; ++i) {
-    many.push_back({"POST parts", {}, R"J({"PartitionKey":"p","RowKey":")J" + std::to_string(i) + "\"}"});
+    many.push_back(
+        {"POST parts", {}, R"J({"PartitionKey":"p","RowKey":")J" + std::to_string(i) + "\"}"});
   }
   CHECK(Call(many) == FailurePart("400 Bad Request", "", "InvalidInput",
                                   "0:The batch request operation exceeds the maximum 100 changes "
@@ -214,23 +233,28 @@ TEST_CASE_METHOD(BatchFixture, "batch: a lone GET is answered in a part of its o
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"a","v":1})J").status == 201);
   const std::string get =
       "--batch_b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-      "GET " + kHost + "parts(PartitionKey='p',RowKey='a') HTTP/1.1\r\n"
+      "GET " +
+      kHost +
+      "parts(PartitionKey='p',RowKey='a') HTTP/1.1\r\n"
       "Accept: application/json;odata=nometadata\r\n\r\n--batch_b--\r\n";
-  CHECK(Show(Batch(get)) ==
-        "202\nmultipart/mixed; boundary=batchresponse_X\n\n"
-        "--batchresponse_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n"
-        "HTTP/1.1 200 OK\nX-Content-Type-Options: nosniff\nCache-Control: no-cache\n"
-        "Content-Type: application/json;odata=nometadata;streaming=true;charset=utf-8\n"
-        "ETag: " + kETag1 + "\nDataServiceVersion: 3.0;\n\n"
-        R"J({"PartitionKey":"p","RowKey":"a","Timestamp":"2024-05-06T07:08:09.1234567Z","v":1})J"
-        "\n--batchresponse_X--\n");
+  CHECK(
+      Show(Batch(get)) ==
+      "202\nmultipart/mixed; boundary=batchresponse_X\n\n"
+      "--batchresponse_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n"
+      "HTTP/1.1 200 OK\nX-Content-Type-Options: nosniff\nCache-Control: no-cache\n"
+      "Content-Type: application/json;odata=nometadata;streaming=true;charset=utf-8\n"
+      "ETag: " +
+          kETag1 +
+          "\nDataServiceVersion: 3.0;\n\n"
+          R"J({"PartitionKey":"p","RowKey":"a","Timestamp":"2024-05-06T07:08:09.1234567Z","v":1})J"
+          "\n--batchresponse_X--\n");
   std::string missing = get;
   missing.replace(missing.find("RowKey='a'"), 10, "RowKey='z'");
   CHECK(Show(Batch(missing)).find("HTTP/1.1 404 Not Found") != std::string::npos);
 }
 
-TEST_CASE_METHOD(BatchFixture,
-                 "batch: malformed envelopes are top-level errors, not 202", "[server]") {
+TEST_CASE_METHOD(BatchFixture, "batch: malformed envelopes are top-level errors, not 202",
+                 "[server]") {
   CHECK(Show(Batch("garbage")) == "400 InvalidInput");
   CHECK(Show(Batch(ChangesetBody({}), "application/json")) == "400 InvalidInput");
   CHECK(Show(Batch(std::string(4 * 1024 * 1024 + 1, 'x'))) == "413 RequestBodyTooLarge");
@@ -240,8 +264,8 @@ TEST_CASE_METHOD(BatchFixture,
         "--changesetresponse_X--\n--batchresponse_X--\n");
 }
 
-TEST_CASE_METHOD(BatchFixture,
-                 "batch: batches sharing one group commit roll back alone", "[server]") {
+TEST_CASE_METHOD(BatchFixture, "batch: batches sharing one group commit roll back alone",
+                 "[server]") {
   // Both WriteFns go to the writer together; the failing one must not take the other with it.
   auto submit = [&](const std::vector<Op>& ops) {
     Request request;
@@ -251,7 +275,7 @@ TEST_CASE_METHOD(BatchFixture,
     request.body = ChangesetBody(ops);
     auto route = RouteRequest(request);
     REQUIRE(route);
-    RequestContext ctx{request, *route, MetadataLevel::kMinimal, std::string(testing::kBaseUrl),
+    RequestContext ctx{request,   *route,   MetadataLevel::kMinimal, std::string(testing::kBaseUrl),
                        h.clock(), h.store()};
     auto outcome = Dispatch(ctx);
     REQUIRE(outcome);

@@ -1,4 +1,4 @@
-#include "server/cors.h"
+#include "server/ops/cors.h"
 
 #include <catch2/catch.hpp>
 

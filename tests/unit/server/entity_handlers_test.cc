@@ -1,7 +1,6 @@
-#include "server/entity_handlers.h"
-
 #include <catch2/catch.hpp>
 
+#include "server/ops/entity_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
@@ -19,9 +18,7 @@ const std::string kEntityUrl = "parts(PartitionKey='p',RowKey='r')";
 
 class EntityFixture {
  protected:
-  EntityFixture() {
-    REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201);
-  }
+  EntityFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
   // The entity as Get Entity returns it at nometadata (properties only).
   std::string Show(const std::string& url = kEntityUrl) {
     auto reply = h.Run("GET", url, {}, {}, MetadataLevel::kNone);
@@ -33,17 +30,20 @@ class EntityFixture {
 TEST_CASE_METHOD(EntityFixture,
                  "entity_handlers: Insert Entity answers 201 with the entity, ETag and Location",
                  "[server]") {
-  CHECK(h.Call("POST", "parts",
-               R"J({"PartitionKey":"p","RowKey":"r","Qty":3,)J"
-               R"J("Big@odata.type":"Edm.Int64","Big":"9007199254740993"})J") ==
-        "201\n"
-        "ETag: " + kETag1 + "\n"
-        "Location: http://127.0.0.1:10002/devstoreaccount1/parts(PartitionKey='p',RowKey='r')\n" +
-            kMinimalType + "\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts/@Element",)J"
-            R"J("odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
-            R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z",)J"
-            R"J("Qty":3,"Big@odata.type":"Edm.Int64","Big":"9007199254740993"})J");
+  CHECK(
+      h.Call("POST", "parts",
+             R"J({"PartitionKey":"p","RowKey":"r","Qty":3,)J"
+             R"J("Big@odata.type":"Edm.Int64","Big":"9007199254740993"})J") ==
+      "201\n"
+      "ETag: " +
+          kETag1 +
+          "\n"
+          "Location: http://127.0.0.1:10002/devstoreaccount1/parts(PartitionKey='p',RowKey='r')\n" +
+          kMinimalType + "\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts/@Element",)J"
+          R"J("odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
+          R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z",)J"
+          R"J("Qty":3,"Big@odata.type":"Edm.Int64","Big":"9007199254740993"})J");
 }
 
 TEST_CASE_METHOD(EntityFixture,
@@ -54,11 +54,13 @@ TEST_CASE_METHOD(EntityFixture,
                {{"Prefer", "return-no-content"}}) ==
         "204\n"
         "Preference-Applied: return-no-content\n"
-        "ETag: " + kETag1 + "\n"
-        "Location: http://127.0.0.1:10002/devstoreaccount1/"
-        "parts(PartitionKey='a%3A1',RowKey='it%27%27s')\n"
-        "DataServiceId: http://127.0.0.1:10002/devstoreaccount1/"
-        "parts(PartitionKey='a%3A1',RowKey='it%27%27s')\n");
+        "ETag: " +
+            kETag1 +
+            "\n"
+            "Location: http://127.0.0.1:10002/devstoreaccount1/"
+            "parts(PartitionKey='a%3A1',RowKey='it%27%27s')\n"
+            "DataServiceId: http://127.0.0.1:10002/devstoreaccount1/"
+            "parts(PartitionKey='a%3A1',RowKey='it%27%27s')\n");
 }
 
 TEST_CASE_METHOD(EntityFixture, "entity_handlers: Insert Entity failures", "[server]") {
@@ -86,12 +88,12 @@ TEST_CASE_METHOD(EntityFixture, "entity_handlers: Update Entity replaces all pro
           201);
   CHECK(h.Call("PUT", kEntityUrl, R"J({"B":20,"C":30})J", {{"If-Match", kETag1}}) ==
         "204\nETag: " + kETag2 + "\n");
-  CHECK(Show() ==
-        R"J({"PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234568Z","B":20,"C":30})J");
+  CHECK(
+      Show() ==
+      R"J({"PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234568Z","B":20,"C":30})J");
 }
 
-TEST_CASE_METHOD(EntityFixture, "entity_handlers: If-Match decides Update and Merge",
-                 "[server]") {
+TEST_CASE_METHOD(EntityFixture, "entity_handlers: If-Match decides Update and Merge", "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":1})J").status == 201);
   for (const char* method : {"PUT", "MERGE", "PATCH"}) {
     INFO(method);
@@ -99,8 +101,7 @@ TEST_CASE_METHOD(EntityFixture, "entity_handlers: If-Match decides Update and Me
           "412 UpdateConditionNotSatisfied\n");
     CHECK(h.Call(method, kEntityUrl, "{}", {{"If-Match", ""}}) ==
           "412 UpdateConditionNotSatisfied\n");
-    CHECK(h.Call(method, kEntityUrl, "{}", {{"If-Match", "datetime'x'"}}) ==
-          "400 InvalidInput\n");
+    CHECK(h.Call(method, kEntityUrl, "{}", {{"If-Match", "datetime'x'"}}) == "400 InvalidInput\n");
     CHECK(h.Call(method, "parts(PartitionKey='p',RowKey='none')", "{}", {{"If-Match", "*"}}) ==
           "404 ResourceNotFound\n");
     CHECK(h.Call(method, "nosuch(PartitionKey='p',RowKey='r')", "{}", {{"If-Match", "*"}}) ==

@@ -1,11 +1,12 @@
-#include "server/entity_json.h"
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/json_writer.h"
+#include "server/wire/entity_json_parse.h"
+#include "server/wire/entity_json_render.h"
+#include "server/wire/json_writer.h"
+#include "server/wire/select.h"
 
 namespace malachite::server {
 namespace {

@@ -1,7 +1,6 @@
-#include "server/entity_ops.h"
-
 #include <catch2/catch.hpp>
 
+#include "server/ops/entity_apply.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
@@ -86,8 +85,10 @@ TEST_CASE_METHOD(OpsFixture, "entity_ops: every write gets a strictly larger Tim
   CHECK(e.timestamp == stamps.back());
 }
 
-TEST_CASE_METHOD(OpsFixture, "entity_ops: Insert of an existing key fails with "
-                             "EntityAlreadyExists and changes nothing", "[server]") {
+TEST_CASE_METHOD(OpsFixture,
+                 "entity_ops: Insert of an existing key fails with "
+                 "EntityAlreadyExists and changes nothing",
+                 "[server]") {
   Entity e = Make("p", "r", {{"A", EdmValue::Int32(1)}});
   REQUIRE(Apply([&](auto& w, auto& t) { return Void(ApplyInsert(w, t, e)); }) == "ok");
   Entity again = Make("p", "r", {{"A", EdmValue::Int32(2)}});
@@ -112,16 +113,16 @@ TEST_CASE_METHOD(OpsFixture, "entity_ops: If-Match on Update, Merge and Delete",
         "UpdateConditionNotSatisfied");
   CHECK(Apply([&](auto& w, auto& t) { return Void(ApplyUpdate(w, t, e, "nope")); }) ==
         "InvalidInput");
-  CHECK(Apply([&](auto&w, auto& t) { return ApplyDelete(w, t, "p", "r", stale); }) ==
+  CHECK(Apply([&](auto& w, auto& t) { return ApplyDelete(w, t, "p", "r", stale); }) ==
         "UpdateConditionNotSatisfied");
   CHECK(Apply([&](auto& w, auto& t) { return Void(ApplyUpdate(w, t, e, current)); }) == "ok");
   // The ETag moved on: the old one no longer matches.
-  CHECK(Apply([&](auto&w, auto& t) { return ApplyDelete(w, t, "p", "r", current); }) ==
+  CHECK(Apply([&](auto& w, auto& t) { return ApplyDelete(w, t, "p", "r", current); }) ==
         "UpdateConditionNotSatisfied");
   const std::string now = FormatETag(e.timestamp);
-  CHECK(Apply([&](auto&w, auto& t) { return ApplyDelete(w, t, "p", "r", now); }) == "ok");
+  CHECK(Apply([&](auto& w, auto& t) { return ApplyDelete(w, t, "p", "r", now); }) == "ok");
   CHECK(!Get("p", "r"));
-  CHECK(Apply([&](auto&w, auto& t) { return ApplyDelete(w, t, "p", "r", "*"); }) ==
+  CHECK(Apply([&](auto& w, auto& t) { return ApplyDelete(w, t, "p", "r", "*"); }) ==
         "ResourceNotFound");
 }
 
@@ -130,11 +131,10 @@ TEST_CASE_METHOD(OpsFixture, "entity_ops: Merge keeps old properties and appends
   Entity e = Make("p", "r", {{"A", EdmValue::Int32(1)}, {"B", EdmValue::String("b")}});
   REQUIRE(Apply([&](auto& w, auto& t) { return Void(ApplyInsert(w, t, e)); }) == "ok");
   Entity change = Make("p", "r", {{"C", EdmValue::Boolean(true)}, {"A", EdmValue::Int64(9)}});
-  REQUIRE(Apply([&](auto& w, auto& t) { return Void(ApplyInsertOrMerge(w, t, change)); }) ==
-          "ok");
-  Entity expected = Make("p", "r", {{"A", EdmValue::Int64(9)},
-                                     {"B", EdmValue::String("b")},
-                                     {"C", EdmValue::Boolean(true)}});
+  REQUIRE(Apply([&](auto& w, auto& t) { return Void(ApplyInsertOrMerge(w, t, change)); }) == "ok");
+  Entity expected = Make(
+      "p", "r",
+      {{"A", EdmValue::Int64(9)}, {"B", EdmValue::String("b")}, {"C", EdmValue::Boolean(true)}});
   expected.timestamp = change.timestamp;
   CHECK(*Get("p", "r") == expected);
   // The caller's entity still holds only what it supplied.

@@ -1,4 +1,4 @@
-#include "server/error_render.h"
+#include "server/wire/error_render.h"
 
 #include <catch2/catch.hpp>
 

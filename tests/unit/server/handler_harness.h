@@ -13,8 +13,10 @@
 
 #include "common/clock.h"
 #include "common/datetime.h"
-#include "server/handler.h"
-#include "server/route.h"
+#include "server/http/route.h"
+#include "server/http/router.h"
+#include "server/ops/handler.h"
+#include "server/pipeline/dispatch.h"
 #include "storage/store.h"
 
 namespace malachite::server::testing {
@@ -97,8 +99,8 @@ class Harness {
   std::string Call(std::string method, std::string target, std::string body = {},
                    std::vector<Header> headers = {},
                    MetadataLevel level = MetadataLevel::kMinimal) {
-    return Dump(Run(std::move(method), std::move(target), std::move(body), std::move(headers),
-                    level));
+    return Dump(
+        Run(std::move(method), std::move(target), std::move(body), std::move(headers), level));
   }
 
   static std::string Dump(const Reply& reply) {

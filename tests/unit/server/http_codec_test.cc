@@ -1,4 +1,4 @@
-#include "server/http_codec.h"
+#include "server/net/http_codec.h"
 
 #include <boost/asio/buffer.hpp>
 #include <catch2/catch.hpp>

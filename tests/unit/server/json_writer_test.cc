@@ -1,4 +1,4 @@
-#include "server/json_writer.h"
+#include "server/wire/json_writer.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

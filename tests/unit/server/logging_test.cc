@@ -1,4 +1,4 @@
-#include "server/logging.h"
+#include "server/net/logging.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "server/multipart.h"
+#include "server/wire/multipart.h"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -13,8 +13,8 @@ std::string Dump(const Result<BatchBody>& parsed) {
   std::string out = "changeset=" + std::to_string(parsed->changeset) +
                     " too_many=" + std::to_string(parsed->too_many_operations) + "\n";
   for (const BatchOperation& op : parsed->operations) {
-    out += "[" + op.content_id.value_or("-") + "] " + op.request.method + " " +
-           op.request.target + "\n";
+    out += "[" + op.content_id.value_or("-") + "] " + op.request.method + " " + op.request.target +
+           "\n";
     for (const Header& h : op.request.headers) out += "  " + h.name + ": " + h.value + "\n";
     out += "  body=" + op.request.body + "\n";
   }
@@ -105,9 +105,10 @@ TEST_CASE("multipart: the legacy node SDK's LF-only body with charset parameters
         "  body=\n");
 }
 
-TEST_CASE("multipart: preamble, epilogue, transport padding and a blank line before the batch "
-          "close are ignored",
-          "[server]") {
+TEST_CASE(
+    "multipart: preamble, epilogue, transport padding and a blank line before the batch "
+    "close are ignored",
+    "[server]") {
   const std::string body = Crlf(
       "this is a preamble\n"
       "--batch_x   \n"
@@ -135,7 +136,8 @@ TEST_CASE("multipart: preamble, epilogue, transport padding and a blank line bef
 }
 
 TEST_CASE("multipart: a request target with an unencoded space stays one target", "[server]") {
-  auto request = ParseEmbeddedRequest("DELETE /a/t(PartitionKey='a b',RowKey='c') HTTP/1.1\r\n\r\n");
+  auto request =
+      ParseEmbeddedRequest("DELETE /a/t(PartitionKey='a b',RowKey='c') HTTP/1.1\r\n\r\n");
   REQUIRE(request);
   CHECK(request->target == "/a/t(PartitionKey='a b',RowKey='c')");
 }
@@ -212,20 +214,23 @@ TEST_CASE("multipart: malformed bodies fail with InvalidInput", "[server]") {
   const std::vector<std::string> bodies = {
       "",
       "no delimiter at all",
-      "--b\r\n",                                   // never closed
-      "--b--\r\n",                                 // no batch part
-      head + ok_part,                              // changeset never closed
-      head + ok_part + "--c--\r\n",                // batch never closed
+      "--b\r\n",                     // never closed
+      "--b--\r\n",                   // no batch part
+      head + ok_part,                // changeset never closed
+      head + ok_part + "--c--\r\n",  // batch never closed
       head + ok_part + "--c--\r\n--b\r\n\r\nGET /a/t HTTP/1.1\r\n\r\n--b--",  // two parts
       "--b\r\nbad header line\r\n\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\n\r\n\r\n--c--\r\n--b--",
-      head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a HTTP/1.1 x\r\n\r\n--c--\r\n--b--",
+      head +
+          "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a HTTP/1.1 x\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE HTTP/1.1\r\n\r\n--c--\r\n--b--",
-      head + "--c\r\nContent-Type: application/http\r\n\r\ndelete /a HTTP/1.1\r\n\r\n--c--\r\n--b--",
+      head +
+          "--c\r\nContent-Type: application/http\r\n\r\ndelete /a HTTP/1.1\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a FTP/1\r\n\r\n--c--\r\n--b--",
       head + "--c\r\nContent-Type: text/plain\r\n\r\nDELETE /a HTTP/1.1\r\n\r\n--c--\r\n--b--",
-      head + "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a HTTP/1.1\r\n: v\r\n\r\n"
-             "--c--\r\n--b--",
+      head +
+          "--c\r\nContent-Type: application/http\r\n\r\nDELETE /a HTTP/1.1\r\n: v\r\n\r\n"
+          "--c--\r\n--b--",
       "--b\r\nContent-Type: multipart/mixed\r\n\r\n--c--\r\n--b--",
   };
   for (const std::string& body : bodies) {

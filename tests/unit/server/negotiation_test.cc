@@ -1,4 +1,4 @@
-#include "server/negotiation.h"
+#include "server/http/negotiation.h"
 
 #include <catch2/catch.hpp>
 

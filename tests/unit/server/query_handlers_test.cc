@@ -1,9 +1,8 @@
-#include "server/query_handlers.h"
-
 #include <catch2/catch.hpp>
 
 #include "common/encoding.h"
-#include "server/entity_ops.h"
+#include "server/ops/entity_apply.h"
+#include "server/ops/query_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
@@ -17,9 +16,7 @@ const std::string kETag1 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234567Z'")J"
 
 class QueryFixture {
  protected:
-  QueryFixture() {
-    REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201);
-  }
+  QueryFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
   // Inserts `count` entities p<i/100>/r<i%100> (zero-padded) with N=i in one write.
   void Fill(int count) {
     auto result = h.store().Write([count](storage::WriteContext& write) -> Result<void> {
@@ -103,36 +100,40 @@ TEST_CASE_METHOD(QueryFixture, "query_handlers: an exactly full last page has no
 TEST_CASE_METHOD(QueryFixture, "query_handlers: the continuation resumes at its key, inclusive",
                  "[server]") {
   Fill(300);
-  auto reply = h.Run("GET", "parts?$top=2&NextPartitionKey=" + EncodeContinuationKey("p001") +
-                                "&NextRowKey=" + EncodeContinuationKey("r050"),
+  auto reply = h.Run("GET",
+                     "parts?$top=2&NextPartitionKey=" + EncodeContinuationKey("p001") +
+                         "&NextRowKey=" + EncodeContinuationKey("r050"),
                      {}, {}, MetadataLevel::kNone);
-  CHECK(reply.body ==
-        R"J({"value":[{"PartitionKey":"p001","RowKey":"r050","Timestamp":"2024-05-06T07:08:09.1234717Z","N":150},)J"
-        R"J({"PartitionKey":"p001","RowKey":"r051","Timestamp":"2024-05-06T07:08:09.1234718Z","N":151}]})J");
+  CHECK(
+      reply.body ==
+      R"J({"value":[{"PartitionKey":"p001","RowKey":"r050","Timestamp":"2024-05-06T07:08:09.1234717Z","N":150},)J"
+      R"J({"PartitionKey":"p001","RowKey":"r051","Timestamp":"2024-05-06T07:08:09.1234718Z","N":151}]})J");
   CHECK(reply.Find("x-ms-continuation-NextPartitionKey") == EncodeContinuationKey("p001"));
   CHECK(reply.Find("x-ms-continuation-NextRowKey") == EncodeContinuationKey("r052"));
   // Azure: spec §6.5 — NextPartitionKey alone means the start of that partition.
-  auto partition = h.Run("GET", "parts?$top=1&$select=N&NextPartitionKey=" +
-                                    EncodeContinuationKey("p002"),
-                         {}, {}, MetadataLevel::kNone);
+  auto partition =
+      h.Run("GET", "parts?$top=1&$select=N&NextPartitionKey=" + EncodeContinuationKey("p002"), {},
+            {}, MetadataLevel::kNone);
   CHECK(partition.body == R"J({"value":[{"N":200}]})J");
 }
 
 TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities renders the feed", "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":"x"})J").status == 201);
-  CHECK(h.Call("GET", "parts()") ==
-        "200\n" + kMinimalType + "\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[)J"
-            R"J({"odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
-            R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":"x"}]})J");
+  CHECK(
+      h.Call("GET", "parts()") ==
+      "200\n" + kMinimalType + "\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[)J"
+          R"J({"odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
+          R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":"x"}]})J");
 }
 
 TEST_CASE_METHOD(QueryFixture, "query_handlers: $filter sees keys, Timestamp and properties",
                  "[server]") {
   Fill(250);
   auto count = [&](const std::string& filter) {
-    return h.Run("GET", "parts?$select=N&$filter=" + PercentEncode(filter), {}, {},
-                 MetadataLevel::kNone)
+    return h
+        .Run("GET", "parts?$select=N&$filter=" + PercentEncode(filter), {}, {},
+             MetadataLevel::kNone)
         .body;
   };
   CHECK(count("PartitionKey eq 'p002' and RowKey lt 'r003'") ==
@@ -158,14 +159,15 @@ TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities errors", "[server
   CHECK(h.Call("GET", "parts?NextPartitionKey=raw") == "400 InvalidInput\n");
   CHECK(h.Call("GET", "parts?NextPartitionKey=1!a") == "400 InvalidInput\n");
   CHECK(h.Call("GET", "parts?NextPartitionKey=1!cDE&NextRowKey=x") == "400 InvalidInput\n");
-  CHECK(h.Call("GET", "parts?NextPartitionKey=1!cDE&NextRowKey=1!") == "200\n" + kMinimalType +
-            "\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[]})J");
+  CHECK(
+      h.Call("GET", "parts?NextPartitionKey=1!cDE&NextRowKey=1!") ==
+      "200\n" + kMinimalType + "\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts","value":[]})J");
 }
 
 TEST_CASE("query_handlers: continuation tokens round-trip any key", "[server]") {
-  for (std::string key : {std::string(), std::string("p"), std::string("ab"),
-                          std::string("abc"), std::string("\x01\xff/?#'+ x", 9)}) {
+  for (std::string key : {std::string(), std::string("p"), std::string("ab"), std::string("abc"),
+                          std::string("\x01\xff/?#'+ x", 9)}) {
     INFO(key);
     const std::string token = EncodeContinuationKey(key);
     CHECK(token.starts_with("1!"));
@@ -178,13 +180,13 @@ TEST_CASE("query_handlers: continuation tokens round-trip any key", "[server]") 
 TEST_CASE_METHOD(QueryFixture, "query_handlers: Get Entity answers one entity with its ETag",
                  "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":1})J").status == 201);
-  CHECK(h.Call("GET", "parts(PartitionKey='p',RowKey='r')") ==
-        "200\n" + kMinimalType + "ETag: " + kETag1 + "\n\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts/@Element",)J"
-            R"J("odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
-            R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":1})J");
-  CHECK(h.Run("GET", "parts(PartitionKey='p',RowKey='r')?$select=B,A", {}, {},
-              MetadataLevel::kNone)
+  CHECK(
+      h.Call("GET", "parts(PartitionKey='p',RowKey='r')") ==
+      "200\n" + kMinimalType + "ETag: " + kETag1 + "\n\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#parts/@Element",)J"
+          R"J("odata.etag":"W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"",)J"
+          R"J("PartitionKey":"p","RowKey":"r","Timestamp":"2024-05-06T07:08:09.1234567Z","A":1})J");
+  CHECK(h.Run("GET", "parts(PartitionKey='p',RowKey='r')?$select=B,A", {}, {}, MetadataLevel::kNone)
             .body == R"J({"B":null,"A":1})J");
   CHECK(h.Call("GET", "parts(PartitionKey='p',RowKey='x')") == "404 ResourceNotFound\n");
   CHECK(h.Call("GET", "nosuch(PartitionKey='p',RowKey='r')") == "404 TableNotFound\n");

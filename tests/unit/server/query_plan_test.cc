@@ -10,8 +10,8 @@
 
 #include "common/encoding.h"
 #include "odata/evaluator.h"
-#include "server/query_handlers.h"
-#include "server/query_log.h"
+#include "server/ops/query_log.h"
+#include "server/ops/query_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {

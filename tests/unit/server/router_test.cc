@@ -1,6 +1,8 @@
+#include "server/http/router.h"
+
 #include <catch2/catch.hpp>
 
-#include "server/route.h"
+#include "server/http/route.h"
 
 namespace malachite::server {
 namespace {

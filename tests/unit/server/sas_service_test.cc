@@ -7,9 +7,10 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/sas.h"
-#include "server/service.h"
-#include "server/shared_key.h"
+#include "server/auth/sas.h"
+#include "server/auth/shared_key.h"
+#include "server/http/router.h"
+#include "server/pipeline/service.h"
 #include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {

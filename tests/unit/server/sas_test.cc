@@ -2,13 +2,15 @@
 //   JS  @azure/data-tables generateTableSas / generateAccountSas (sv 2019-02-02)
 //   Py  azure.data.tables generate_table_sas / generate_account_sas
 // Each token must verify; its string-to-sign is pinned; one changed byte must fail.
-#include "server/sas.h"
+#include "server/auth/sas.h"
 
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "config/server_config.h"
+#include "server/auth/sas_authorize.h"
+#include "server/http/router.h"
 
 namespace malachite::server {
 namespace {

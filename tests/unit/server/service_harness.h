@@ -4,9 +4,9 @@
 
 #include "common/encoding.h"
 #include "config/server_config.h"
-#include "server/route.h"
-#include "server/service.h"
-#include "server/shared_key.h"
+#include "server/auth/shared_key.h"
+#include "server/http/route.h"
+#include "server/pipeline/service.h"
 #include "storage/store.h"
 
 namespace malachite::server::testing {

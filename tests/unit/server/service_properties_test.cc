@@ -1,6 +1,8 @@
-#include "server/service_properties.h"
+#include "server/wire/service_properties.h"
 
 #include <catch2/catch.hpp>
+
+#include "server/wire/service_properties_parse.h"
 
 namespace malachite::server {
 namespace {

@@ -1,6 +1,6 @@
 // The whole synchronous pipeline with a real store in a temp dir: Service::Handle, the store's
 // writer, Service::Complete.
-#include "server/service.h"
+#include "server/pipeline/service.h"
 
 #include <stdlib.h>
 
@@ -9,7 +9,8 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/shared_key.h"
+#include "server/auth/shared_key.h"
+#include "server/http/router.h"
 #include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {
@@ -203,7 +204,8 @@ TEST_CASE("service: preflight requests are not authenticated", "[service]") {
       f.Run("OPTIONS", "/devstoreaccount1/Tables", {},
             {{"Origin", "http://example.com"}, {"Access-Control-Request-Method", "GET"}}, false);
   // Without CORS rules the preflight fails as a preflight, not as an unauthenticated request.
-  CHECK(response.Find("x-ms-error-code") == std::optional<std::string_view>("CorsPreflightFailure"));
+  CHECK(response.Find("x-ms-error-code") ==
+        std::optional<std::string_view>("CorsPreflightFailure"));
   CHECK_FALSE(response.Find("DataServiceVersion"));
 }
 

@@ -1,6 +1,6 @@
 // The connection layer over a real loopback socket: one RunSession served by its own io_context,
 // a blocking client that behaves like the SDKs' HTTP stacks (write the whole request, then read).
-#include "server/session.h"
+#include "server/net/session.h"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>

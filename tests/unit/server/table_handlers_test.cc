@@ -1,7 +1,6 @@
-#include "server/table_handlers.h"
-
 #include <catch2/catch.hpp>
 
+#include "server/ops/table_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
@@ -16,29 +15,30 @@ const std::string kFullType =
 const std::string kNoneType =
     "Content-Type: application/json;odata=nometadata;streaming=true;charset=utf-8\n";
 
-TEST_CASE("table_handlers: Create Table answers 201 with the table and its Location",
-          "[server]") {
+TEST_CASE("table_handlers: Create Table answers 201 with the table and its Location", "[server]") {
   Harness h;
-  CHECK(h.Call("POST", "Tables", R"J({"TableName":"MyTable"})J") ==
-        "201\n"
-        "Location: http://127.0.0.1:10002/devstoreaccount1/Tables('MyTable')\n" +
-            kMinimalType +
-            "\n"
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element","TableName":"MyTable"})J");
+  CHECK(
+      h.Call("POST", "Tables", R"J({"TableName":"MyTable"})J") ==
+      "201\n"
+      "Location: http://127.0.0.1:10002/devstoreaccount1/Tables('MyTable')\n" +
+          kMinimalType +
+          "\n"
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element","TableName":"MyTable"})J");
 }
 
 TEST_CASE("table_handlers: Create Table at full metadata adds odata.type, id and editLink",
           "[server]") {
   Harness h;
-  CHECK(h.Call("POST", "Tables", R"J({"TableName":"parts"})J", {}, MetadataLevel::kFull) ==
-        "201\n"
-        "Location: http://127.0.0.1:10002/devstoreaccount1/Tables('parts')\n" +
-            kFullType +
-            "\n"
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element",)J"
-            R"J("odata.type":"devstoreaccount1.Tables",)J"
-            R"J("odata.id":"http://127.0.0.1:10002/devstoreaccount1/Tables('parts')",)J"
-            R"J("odata.editLink":"Tables('parts')","TableName":"parts"})J");
+  CHECK(
+      h.Call("POST", "Tables", R"J({"TableName":"parts"})J", {}, MetadataLevel::kFull) ==
+      "201\n"
+      "Location: http://127.0.0.1:10002/devstoreaccount1/Tables('parts')\n" +
+          kFullType +
+          "\n"
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element",)J"
+          R"J("odata.type":"devstoreaccount1.Tables",)J"
+          R"J("odata.id":"http://127.0.0.1:10002/devstoreaccount1/Tables('parts')",)J"
+          R"J("odata.editLink":"Tables('parts')","TableName":"parts"})J");
 }
 
 TEST_CASE("table_handlers: Create Table with nometadata has only TableName", "[server]") {
@@ -51,8 +51,7 @@ TEST_CASE("table_handlers: Create Table with nometadata has only TableName", "[s
 
 TEST_CASE("table_handlers: Create Table with Prefer return-no-content answers 204", "[server]") {
   Harness h;
-  CHECK(h.Call("POST", "Tables", R"J({"TableName":"parts"})J",
-               {{"Prefer", "return-no-content"}}) ==
+  CHECK(h.Call("POST", "Tables", R"J({"TableName":"parts"})J", {{"Prefer", "return-no-content"}}) ==
         "204\n"
         "Preference-Applied: return-no-content\n"
         "Location: http://127.0.0.1:10002/devstoreaccount1/Tables('parts')\n");
@@ -93,9 +92,10 @@ TEST_CASE("table_handlers: Delete Table answers 204, then TableNotFound", "[serv
 TEST_CASE("table_handlers: Get Table answers the table with its stored case", "[server]") {
   Harness h;
   REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"MyParts"})J").status == 201);
-  CHECK(h.Call("GET", "Tables('myparts')") ==
-        "200\n" + kMinimalType + "\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element","TableName":"MyParts"})J");
+  CHECK(
+      h.Call("GET", "Tables('myparts')") ==
+      "200\n" + kMinimalType + "\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element","TableName":"MyParts"})J");
 }
 
 class QueryTablesFixture {
@@ -112,11 +112,12 @@ class QueryTablesFixture {
 TEST_CASE_METHOD(QueryTablesFixture,
                  "table_handlers: Query Tables lists tables in case-insensitive order",
                  "[server]") {
-  CHECK(h.Call("GET", "Tables") ==
-        "200\n" + kMinimalType + "\n" +
-            R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[)J"
-            R"J({"TableName":"Alpha"},{"TableName":"beta"},{"TableName":"Delta"},)J"
-            R"J({"TableName":"epsilon"},{"TableName":"gamma"}]})J");
+  CHECK(
+      h.Call("GET", "Tables") ==
+      "200\n" + kMinimalType + "\n" +
+          R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[)J"
+          R"J({"TableName":"Alpha"},{"TableName":"beta"},{"TableName":"Delta"},)J"
+          R"J({"TableName":"epsilon"},{"TableName":"gamma"}]})J");
   CHECK(h.Run("GET", "Tables", {}, {}, MetadataLevel::kNone).body ==
         R"J({"value":[{"TableName":"Alpha"},{"TableName":"beta"},{"TableName":"Delta"},)J"
         R"J({"TableName":"epsilon"},{"TableName":"gamma"}]})J");
@@ -125,11 +126,12 @@ TEST_CASE_METHOD(QueryTablesFixture,
 TEST_CASE_METHOD(QueryTablesFixture,
                  "table_handlers: Query Tables at full metadata annotates every table",
                  "[server]") {
-  CHECK(h.Run("GET", "Tables()?$top=1", {}, {}, MetadataLevel::kFull).body ==
-        R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[)J"
-        R"J({"odata.type":"devstoreaccount1.Tables",)J"
-        R"J("odata.id":"http://127.0.0.1:10002/devstoreaccount1/Tables('Alpha')",)J"
-        R"J("odata.editLink":"Tables('Alpha')","TableName":"Alpha"}]})J");
+  CHECK(
+      h.Run("GET", "Tables()?$top=1", {}, {}, MetadataLevel::kFull).body ==
+      R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[)J"
+      R"J({"odata.type":"devstoreaccount1.Tables",)J"
+      R"J("odata.id":"http://127.0.0.1:10002/devstoreaccount1/Tables('Alpha')",)J"
+      R"J("odata.editLink":"Tables('Alpha')","TableName":"Alpha"}]})J");
 }
 
 TEST_CASE_METHOD(QueryTablesFixture,
@@ -147,8 +149,9 @@ TEST_CASE_METHOD(QueryTablesFixture,
 
 TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables filters on TableName",
                  "[server]") {
-  CHECK(h.Run("GET", "Tables?$filter=TableName%20eq%20'gamma'", {}, {}, MetadataLevel::kNone)
-            .body == R"J({"value":[{"TableName":"gamma"}]})J");
+  CHECK(
+      h.Run("GET", "Tables?$filter=TableName%20eq%20'gamma'", {}, {}, MetadataLevel::kNone).body ==
+      R"J({"value":[{"TableName":"gamma"}]})J");
   // Azure: spec §4.1 — the prefix query SDKs send; ordinal compare, so 'Delta' < 'd'.
   CHECK(h.Run("GET", "Tables?$filter=TableName%20ge%20'd'%20and%20TableName%20lt%20'f'", {}, {},
               MetadataLevel::kNone)
@@ -159,16 +162,15 @@ TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables filters on Ta
 TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables with a filter pages by $top",
                  "[server]") {
   // The continuation names the first table not examined, matching or not.
-  auto page = h.Run("GET", "Tables?$top=1&$filter=TableName%20ne%20'Alpha'", {}, {},
-                    MetadataLevel::kNone);
+  auto page =
+      h.Run("GET", "Tables?$top=1&$filter=TableName%20ne%20'Alpha'", {}, {}, MetadataLevel::kNone);
   CHECK(page.body == R"J({"value":[{"TableName":"beta"}]})J");
   CHECK(page.Find("x-ms-continuation-NextTableName") == "Delta");
 }
 
-TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables honours $select",
-                 "[server]") {
-  CHECK(h.Run("GET", "Tables?$top=1&$select=TableName,Other", {}, {}, MetadataLevel::kNone)
-            .body == R"J({"value":[{"TableName":"Alpha","Other":null}]})J");
+TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables honours $select", "[server]") {
+  CHECK(h.Run("GET", "Tables?$top=1&$select=TableName,Other", {}, {}, MetadataLevel::kNone).body ==
+        R"J({"value":[{"TableName":"Alpha","Other":null}]})J");
 }
 
 TEST_CASE("table_handlers: Query Tables rejects a $top outside 1..1000", "[server]") {
@@ -182,8 +184,9 @@ TEST_CASE("table_handlers: Query Tables rejects a $top outside 1..1000", "[serve
 
 TEST_CASE("table_handlers: Query Tables of an empty account is an empty feed", "[server]") {
   Harness h;
-  CHECK(h.Run("GET", "Tables").body ==
-        R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[]})J");
+  CHECK(
+      h.Run("GET", "Tables").body ==
+      R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables","value":[]})J");
 }
 
 }  // namespace

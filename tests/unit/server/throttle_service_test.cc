@@ -8,10 +8,11 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/service.h"
-#include "server/shared_key.h"
+#include "server/auth/shared_key.h"
+#include "server/http/router.h"
+#include "server/pipeline/service.h"
+#include "server/traffic/traffic_endpoints.h"
 #include "tests/unit/server/service_harness.h"
-#include "server/traffic_endpoints.h"
 
 namespace malachite::server {
 namespace {

@@ -1,13 +1,13 @@
 // The rate limiters and the throttle with the clock seam: every time is set by hand, so each
 // admitted or refused entity below is exact.
-#include "server/throttle.h"
+#include "server/traffic/throttle.h"
 
 #include <catch2/catch.hpp>
 #include <thread>
 #include <vector>
 
 #include "common/datetime.h"
-#include "server/rate_limiter.h"
+#include "server/traffic/rate_limiter.h"
 
 namespace malachite::server {
 namespace {

@@ -1,0 +1,44 @@
+#include "server/admin/admin_endpoints.h"
+
+#include "server/traffic/traffic_endpoints.h"
+
+namespace malachite::server {
+namespace {
+
+std::string_view PathOf(std::string_view target) { return target.substr(0, target.find('?')); }
+
+void Answer(Response& response, int status, std::string body) {
+  response.status = status;
+  response.headers.push_back({"Content-Type", "text/plain; charset=utf-8"});
+  response.headers.push_back({"Cache-Control", "no-cache"});
+  response.body = std::move(body);
+  response.body += '\n';
+}
+
+}  // namespace
+
+bool IsAdminTarget(std::string_view target) {
+  std::string_view path = PathOf(target);
+  return path == "/-" || path.substr(0, 3) == "/-/";
+}
+
+void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response) {
+  const std::string_view path = PathOf(request.target);
+  if (context.traffic != nullptr && IsTrafficPath(path)) {
+    return HandleTrafficRequest(*context.traffic, request, response);
+  }
+  const bool known = path == "/-/healthy" || path == "/-/ready";
+  if (!known) return Answer(response, 404, "unknown endpoint; try /-/healthy or /-/ready");
+  if (request.method != "GET") {
+    Answer(response, 405, "method not allowed");
+    response.headers.push_back({"Allow", "GET"});
+    return;
+  }
+  if (path == "/-/healthy") return Answer(response, 200, "ok");
+  // Emulator: the listener accepts only once the store is open, so "not ready" is what a
+  // shutting-down server answers while it drains (orchestrators stop routing to it).
+  if (context.ready) return Answer(response, 200, "ready");
+  Answer(response, 503, "not ready");
+}
+
+}  // namespace malachite::server

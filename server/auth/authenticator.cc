@@ -1,0 +1,169 @@
+#include "server/auth/authenticator.h"
+
+#include <openssl/crypto.h>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "common/limits.h"
+#include "server/auth/sas_authorize.h"
+#include "server/auth/shared_key.h"
+
+namespace malachite::server {
+namespace {
+
+tl::unexpected<Error> AuthFailed(std::string detail) {
+  return Fail(ErrorCode::kAuthenticationFailed, {}, std::move(detail));
+}
+
+struct ParsedAuthorization {
+  AuthScheme scheme;
+  std::string_view account;
+  std::string_view signature;
+};
+
+// "SharedKey <account>:<signature>" or "SharedKeyLite <account>:<signature>".
+std::optional<ParsedAuthorization> ParseAuthorization(std::string_view value) {
+  std::size_t space = value.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  std::string_view scheme = value.substr(0, space);
+  std::string_view credentials = value.substr(space + 1);
+  while (!credentials.empty() && credentials.front() == ' ') credentials.remove_prefix(1);
+  std::size_t colon = credentials.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == credentials.size()) {
+    return std::nullopt;
+  }
+  ParsedAuthorization out{AuthScheme::kSharedKey, credentials.substr(0, colon),
+                          credentials.substr(colon + 1)};
+  if (scheme == "SharedKey") return out;
+  if (scheme == "SharedKeyLite") {
+    out.scheme = AuthScheme::kSharedKeyLite;
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool SignatureMatches(const std::vector<HmacSha256Key>& keys, std::string_view to_sign,
+                      std::string_view signature) {
+  for (const HmacSha256Key& key : keys) {
+    const std::string expected = key.Sign(to_sign);
+    if (expected.size() == signature.size() &&
+        CRYPTO_memcmp(expected.data(), signature.data(), expected.size()) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
+  for (const auto& config : accounts) {
+    Account account{config.name, {}};
+    for (const std::string* key : {&config.key1, &config.key2}) {
+      if (key->empty()) continue;
+      if (auto raw = Base64Decode(*key)) account.keys.emplace_back(*raw);
+    }
+    accounts_.push_back(std::move(account));
+  }
+}
+
+const Authenticator::Account* Authenticator::FindAccount(std::string_view name) const {
+  for (const auto& account : accounts_) {
+    if (account.name == name) return &account;
+  }
+  return nullptr;
+}
+
+Result<void> Authenticator::CheckDate(const Request& request, DateTime now) const {
+  auto text = request.Find("x-ms-date");
+  if (!text) text = request.Find("Date");
+  // Azure: spec §10.5 — details as the service words them.
+  if (!text || text->empty()) return AuthFailed("Request date header not specified");
+  auto date = ParseRfc1123(*text);
+  if (!date) return AuthFailed("The Date header in the request is incorrect.");
+  const std::int64_t max_skew = limits::kMaxClockSkewSeconds * kTicksPerSecond;
+  if (now.ticks - date->ticks > max_skew) {
+    return AuthFailed("Request date header too old: '" + std::string(*text) + "'");
+  }
+  // Emulator: the service's own code does not refuse future dates; clocks of clients and a
+  // local emulator can disagree either way, so the same 15 minutes apply.
+  if (date->ticks - now.ticks > max_skew) {
+    return AuthFailed("Request date header too far in the future: '" + std::string(*text) + "'");
+  }
+  return {};
+}
+
+Result<Principal> Authenticator::AuthenticateSas(const Request& request, const Route& route,
+                                                 DateTime now, const PolicyLookup& lookup) const {
+  const Account* account = FindAccount(route.account);
+  if (account == nullptr) {
+    return AuthFailed("The account '" + route.account + "' of this request's URL is not known.");
+  }
+  auto grant =
+      VerifySas(ParseSasToken(route.query), account->name, account->keys, request, now, lookup);
+  if (!grant) return tl::unexpected(grant.error());
+  if (auto ok = AuthorizeSasOperation(*grant, route.op, route.table); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  // Azure: spec §10.8 — operations on one entity named by the URL are checked against the key
+  // range here, before their body is read; Insert (keys in the body) and $batch operations are
+  // checked by their handlers, queries are narrowed to the range.
+  const bool keys_in_url =
+      route.op == Operation::kGetEntity || route.op == Operation::kUpdateEntity ||
+      route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
+      route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
+  if (keys_in_url && grant->range &&
+      !odata::RangeContains(*grant->range, route.partition_key, route.row_key)) {
+    return Fail(ErrorCode::kAuthorizationFailure);
+  }
+  return Principal{AuthScheme::kSas, account->name,
+                   std::make_shared<const SasGrant>(std::move(*grant))};
+}
+
+Result<Principal> Authenticator::Authenticate(const Request& request, const Route& route,
+                                              DateTime now, const PolicyLookup& lookup) const {
+  // Azure: spec §10 — SAS parameters take precedence over an Authorization header.
+  if (route.query.Find("sig") != nullptr) return AuthenticateSas(request, route, now, lookup);
+  auto header = request.Find("Authorization");
+  if (!header) {
+    // Azure: spec §10.6, §15 #2 — anonymous requests are refused with 403.
+    return AuthFailed("Anonymous requests are not supported: sign the request with Shared Key.");
+  }
+  auto parsed = ParseAuthorization(*header);
+  if (!parsed) return Fail(ErrorCode::kInvalidAuthenticationInfo);
+  const Account* account = FindAccount(route.account);
+  if (account == nullptr || parsed->account != route.account) {
+    return AuthFailed("The account '" + std::string(parsed->account) +
+                      "' in the Authorization header does not match a known account of this "
+                      "request's URL.");
+  }
+  if (auto ok = CheckDate(request, now); !ok) return tl::unexpected(ok.error());
+  const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
+                                  ? SharedKeyStringToSign(request, route)
+                                  : SharedKeyLiteStringToSign(request, route);
+  if (SignatureMatches(account->keys, to_sign, parsed->signature)) {
+    return Principal{parsed->scheme, account->name, nullptr};
+  }
+  if (route.secondary) {
+    // Emulator: the service strips "-secondary" from the path it signs (spec §10.4). The Python
+    // SDK signs the primary URL and only then moves the request to the secondary
+    // (/<account>-secondary/<account>/...), so the path as signed is "/<account>/...".
+    Route primary = route;
+    primary.secondary = false;
+    primary.raw_path = "/" + route.account + "/";
+    const std::string alt = parsed->scheme == AuthScheme::kSharedKey
+                                ? SharedKeyStringToSign(request, primary)
+                                : SharedKeyLiteStringToSign(request, primary);
+    if (SignatureMatches(account->keys, alt, parsed->signature)) {
+      return Principal{parsed->scheme, account->name, nullptr};
+    }
+  }
+  // Azure: spec §10.5.
+  return AuthFailed("The MAC signature found in the HTTP request '" +
+                    std::string(parsed->signature) +
+                    "' is not the same as any computed signature. Server used following string "
+                    "to sign: '" +
+                    to_sign + "'.");
+}
+
+}  // namespace malachite::server

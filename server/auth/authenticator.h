@@ -1,0 +1,62 @@
+// Request authentication (spec §10): Shared Key and Shared Key Lite against the configured
+// accounts, with the service's date and skew rules, and shared access signatures (sas.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/edm.h"
+#include "common/error.h"
+#include "config/server_config.h"
+#include "server/auth/sas.h"
+#include "server/auth/shared_key.h"
+#include "server/http/message.h"
+#include "server/http/route.h"
+
+namespace malachite::server {
+
+enum class AuthScheme { kSharedKey, kSharedKeyLite, kSas };
+
+// Who a request was authenticated as.
+struct Principal {
+  AuthScheme scheme = AuthScheme::kSharedKey;
+  std::string_view account;  // lives as long as the Authenticator
+  // What a SAS request may do (scheme kSas only): handlers check entity keys and ranges with it.
+  std::shared_ptr<const SasGrant> sas;
+};
+
+class Authenticator {
+ public:
+  // Decodes every account key once. REQUIRES: keys are base64 (ParseArgs checked them).
+  explicit Authenticator(const std::vector<AccountConfig>& accounts);
+
+  // Authenticates `request` (routed as `route`) at time `now`. Preflight is not authenticated
+  // and must not be passed here.
+  // Errors (Azure: spec §10.5–10.6):
+  //   kInvalidAuthenticationInfo — Authorization header not "<scheme> <account>:<signature>";
+  //   kAuthenticationFailed — anonymous, unknown account, account differing from the URL,
+  //     missing/unparsable date, date off by more than 15 minutes, signature mismatch.
+  //     error.detail holds the service's AuthenticationErrorDetail text.
+  // With `sig` in the query the request is a SAS (spec §10.7–10.8): VerifySas errors, then
+  // AuthorizeSasOperation errors for route.op, and for entity routes with keys in the URL the
+  // key range (kAuthorizationFailure). `lookup` finds stored access policies for `si` (none:
+  // every `si` is unknown).
+  Result<Principal> Authenticate(const Request& request, const Route& route, DateTime now,
+                                 const PolicyLookup& lookup = {}) const;
+
+ private:
+  struct Account {
+    std::string name;
+    std::vector<HmacSha256Key> keys;  // key1 (and key2), ready to sign
+  };
+  const Account* FindAccount(std::string_view name) const;
+  Result<void> CheckDate(const Request& request, DateTime now) const;
+  Result<Principal> AuthenticateSas(const Request& request, const Route& route, DateTime now,
+                                    const PolicyLookup& lookup) const;
+
+  std::vector<Account> accounts_;
+};
+
+}  // namespace malachite::server

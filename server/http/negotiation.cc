@@ -1,0 +1,157 @@
+#include "server/http/negotiation.h"
+
+#include <string>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+
+namespace malachite::server {
+namespace {
+
+constexpr std::string_view kJsonVersion = "2013-08-15";
+constexpr std::string_view kNoAtomVersion = "2015-12-11";
+constexpr std::string_view kNewestKnownVersion = "2025-11-05";
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool WellFormedDate(std::string_view v) {
+  if (v.size() != 10 || v[4] != '-' || v[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (!IsDigit(v[i])) return false;
+  }
+  int month = (v[5] - '0') * 10 + (v[6] - '0');
+  int day = (v[8] - '0') * 10 + (v[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+// Strips all whitespace and lower-cases (media types and parameters are case-insensitive).
+std::string Normalize(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == ' ' || c == '\t') continue;
+    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  return out;
+}
+
+// The value of parameter `name` in "type;a=b;name=value", or empty.
+std::string_view Parameter(std::string_view entry, std::string_view name) {
+  std::size_t pos = 0;
+  while ((pos = entry.find(';', pos)) != std::string_view::npos) {
+    ++pos;
+    std::string_view rest = entry.substr(pos);
+    if (rest.size() > name.size() && rest.substr(0, name.size()) == name &&
+        rest[name.size()] == '=') {
+      std::string_view value = rest.substr(name.size() + 1);
+      return value.substr(0, value.find(';'));
+    }
+  }
+  return {};
+}
+
+// Azure: spec §13 — MaxDataServiceVersion wins over DataServiceVersion; absent means 3.0.
+bool DataServiceVersionAllowsJson(const Request& request) {
+  auto dsv = request.Find("MaxDataServiceVersion");
+  if (!dsv) dsv = request.Find("DataServiceVersion");
+  if (!dsv || dsv->empty()) return true;
+  std::string_view v = *dsv;
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  return v.empty() || !IsDigit(v.front()) || v.front() >= '3' || (v.size() > 1 && IsDigit(v[1]));
+}
+
+// Azure: spec §2.3 — ACL, service properties and stats: XML bodies only.
+bool IsXmlOnly(Operation op) { return TraitsOf(op).body == OperationBody::kXml; }
+
+// Azure: spec §2.3 — XML operations on >= 2013-08-15 need an XML body and an Accept that
+// includes XML (a missing Accept is fine).
+Result<MetadataLevel> CheckXmlOperation(const Request& request, std::string_view version) {
+  if (version < kJsonVersion) return MetadataLevel::kMinimal;
+  auto content_type = request.Find("Content-Type");
+  if (!request.body.empty() && content_type && !content_type->empty() &&
+      Normalize(*content_type).find("xml") == std::string::npos) {
+    return Fail(ErrorCode::kMediaTypeNotSupported);
+  }
+  if (auto accept = request.Find("Accept"); accept && !accept->empty()) {
+    std::string list = Normalize(*accept);
+    if (list.find("xml") == std::string::npos && list.find("*/*") == std::string::npos &&
+        list.find("application/*") == std::string::npos) {
+      return Fail(ErrorCode::kMediaTypeNotSupported);
+    }
+  }
+  return MetadataLevel::kMinimal;
+}
+
+}  // namespace
+
+Result<std::string_view> NegotiateVersion(const Request& request, DateTime now) {
+  auto header = request.Find("x-ms-version");
+  if (!header) return kDefaultVersion;
+  std::string_view version = *header;
+  const bool known = WellFormedDate(version) && version >= kOldestVersion;
+  // "Up to today", with one year of slack for clients newer than this build; versions up to the
+  // newest one SDKs send today skip formatting the clock.
+  if (!known || (version > kNewestKnownVersion &&
+                 version > std::string_view(
+                               FormatIso8601(DateTime{now.ticks + 366 * 86400 * kTicksPerSecond}))
+                               .substr(0, 10))) {
+    return Fail(ErrorCode::kInvalidHeaderValue, {},
+                "x-ms-version '" + std::string(version) + "' is not a supported version");
+  }
+  return version;
+}
+
+Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& route,
+                                        std::string_view version) {
+  if (IsXmlOnly(route.op)) return CheckXmlOperation(request, version);
+  // Azure: spec §2.3 step 3 — the $batch envelope's Accept is irrelevant.
+  if (route.op == Operation::kBatch || route.op == Operation::kPreflight) {
+    return MetadataLevel::kMinimal;
+  }
+  const bool post_atom = version >= kNoAtomVersion;
+  // Azure: spec §2.3 step 7 — an Atom request body.
+  if (auto content_type = request.Find("Content-Type");
+      post_atom && content_type && Normalize(*content_type).find("atom") != std::string::npos) {
+    return Fail(ErrorCode::kAtomFormatNotSupported);
+  }
+  const std::string* format = route.query.Find("$format");
+  std::string_view raw = format != nullptr ? std::string_view(*format)
+                                           : request.Find("Accept").value_or(std::string_view{});
+  std::string list = Normalize(raw);
+  // Emulator: a missing Accept is taken as minimal metadata (the real service assumes Atom).
+  std::optional<MetadataLevel> level;
+  bool wildcard = list.empty();
+  std::string_view rest = list;
+  while (!rest.empty() && !level) {
+    std::size_t comma = rest.find(',');
+    std::string_view entry = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    std::string_view type = entry.substr(0, entry.find(';'));
+    if (type == "application/json" || type == "json") {
+      std::string_view odata = Parameter(entry, "odata");
+      if (odata == "verbose") return Fail(ErrorCode::kJsonVerboseFormatNotSupported);
+      if (odata == "nometadata")
+        level = MetadataLevel::kNone;
+      else if (odata == "fullmetadata")
+        level = MetadataLevel::kFull;
+      else
+        level = MetadataLevel::kMinimal;
+    } else if (type == "*/*" || type == "application/*") {
+      wildcard = true;
+    }
+  }
+  if (!level) {
+    if (!wildcard) {
+      // Emulator: Atom is not implemented at any version; refusing it is what >= 2015-12-11 does.
+      return Fail(ErrorCode::kAtomFormatNotSupported);
+    }
+    level = MetadataLevel::kMinimal;
+  }
+  // Azure: spec §2.3 step 6.
+  if (version < kJsonVersion || !DataServiceVersionAllowsJson(request)) {
+    return Fail(ErrorCode::kJsonFormatNotSupported);
+  }
+  return *level;
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,33 @@
+// A routed request: which operation it asks for, on which account/table/entity (spec §1), with
+// its decoded query parameters. http/router.h produces it; every room below reads it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/operation.h"
+
+namespace malachite::server {
+
+// Decoded query parameters in arrival order; names and values percent-decoded.
+struct QueryParams {
+  std::vector<std::pair<std::string, std::string>> items;
+  // The first value of `name` (exact match after decoding, e.g. "$filter"), or nullptr.
+  const std::string* Find(std::string_view name) const;
+};
+
+struct Route {
+  Operation op = Operation::kQueryTables;
+  std::string account;        // without "-secondary"
+  bool secondary = false;     // the account segment ended in "-secondary"
+  std::string table;          // as written in the URL (case preserved); empty for service ops
+  std::string partition_key;  // decoded, '' unescaped (entity routes only)
+  std::string row_key;
+  QueryParams query;
+  std::string raw_path;  // path exactly as sent (before '?'), for the Shared Key signature
+  std::string method;    // the effective verb after X-HTTP-Method tunnelling
+};
+
+}  // namespace malachite::server

@@ -1,0 +1,180 @@
+#include "server/net/listener.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <csignal>
+#include <thread>
+#include <vector>
+
+#include "server/net/session.h"
+
+namespace malachite::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+// How long shutdown waits for in-flight requests before stopping anyway.
+constexpr auto kDrainLimit = std::chrono::seconds(10);
+
+void LogException(std::string_view what, std::exception_ptr error) {
+  if (!error) return;
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    spdlog::error("{}: {}", what, e.what());
+  }
+}
+
+class BeastListener final : public Listener {
+ public:
+  explicit BeastListener(const ServerConfig& config)
+      : threads_(std::max(1u, config.threads)),
+        timeout_(config.request_timeout_seconds),
+        access_log_level_(spdlog::level::from_str(config.access_log_level)),
+        acceptor_(ioc_) {}
+
+  // Loads the PEM certificate chain and key when --cert/--key are set; every connection then
+  // speaks TLS.
+  Result<void> LoadTls(const ServerConfig& config) {
+    if (config.cert_file.empty()) return {};
+    tls_.emplace(asio::ssl::context::tls_server);
+    beast::error_code ec;
+    // TLS 1.2 and 1.3 only (what the Azure SDKs and the real service use).
+    tls_->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                          asio::ssl::context::no_tlsv1_1,
+                      ec);
+    if (tls_->use_certificate_chain_file(config.cert_file, ec); ec) {
+      return Fail(ErrorCode::kInternalError,
+                  "cannot load --cert '" + config.cert_file + "': " + ec.message());
+    }
+    if (tls_->use_private_key_file(config.key_file, asio::ssl::context::pem, ec); ec) {
+      return Fail(ErrorCode::kInternalError,
+                  "cannot load --key '" + config.key_file + "': " + ec.message());
+    }
+    return {};
+  }
+
+  Result<void> Bind(const ServerConfig& config) {
+    const std::string where = config.host + ":" + std::to_string(config.port);
+    beast::error_code ec;
+    tcp::resolver resolver(ioc_);
+    auto endpoints = resolver.resolve(config.host, std::to_string(config.port),
+                                      tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    if (ec || endpoints.empty()) {
+      return Fail(ErrorCode::kInternalError, "cannot resolve --host '" + config.host +
+                                                 "': " + (ec ? ec.message() : "no address"));
+    }
+    const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+    if (acceptor_.open(endpoint.protocol(), ec);
+        !ec && (acceptor_.set_option(asio::socket_base::reuse_address(true), ec), !ec) &&
+        (acceptor_.bind(endpoint, ec), !ec)) {
+      acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    }
+    if (ec)
+      return Fail(ErrorCode::kInternalError, "cannot listen on " + where + ": " + ec.message());
+    return {};
+  }
+
+  std::uint16_t port() const override { return acceptor_.local_endpoint().port(); }
+
+  bool secure() const override { return tls_.has_value(); }
+
+  void Run(const Service& service, storage::Store& store) override {
+    shared_.emplace(service, store, timeout_);
+    shared_->access_log_level = access_log_level_;
+    asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
+    asio::signal_set signals(ioc_, SIGINT, SIGTERM);
+    signals.async_wait([this](const beast::error_code& ec, int signal) {
+      if (ec) return;
+      spdlog::info("signal {}: stopping (waiting for in-flight requests)", signal);
+      shared_->stopping.store(true);
+      beast::error_code ignored;
+      acceptor_.close(ignored);
+      asio::co_spawn(ioc_, Drain(), asio::detached);
+    });
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads_; ++i) pool.emplace_back([this] { ioc_.run(); });
+    ioc_.run();
+    for (auto& thread : pool) thread.join();
+  }
+
+ private:
+  asio::awaitable<void> Accept() {
+    for (;;) {
+      auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(ioc_), kTuple);
+      if (ec) {
+        if (shared_->stopping.load() || ec == asio::error::operation_aborted) co_return;
+        // E.g. EMFILE: back off instead of spinning.
+        spdlog::warn("accept failed: {}", ec.message());
+        asio::steady_timer pause(ioc_, std::chrono::milliseconds(50));
+        co_await pause.async_wait(kTuple);
+        continue;
+      }
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      auto executor = socket.get_executor();
+      auto on_done = [](std::exception_ptr e) { LogException("session", e); };
+      if (tls_) {
+        asio::co_spawn(executor,
+                       RunSession(asio::ssl::stream<beast::tcp_stream>(
+                                      beast::tcp_stream(std::move(socket)), *tls_),
+                                  *shared_),
+                       on_done);
+      } else {
+        asio::co_spawn(executor, RunSession(beast::tcp_stream(std::move(socket)), *shared_),
+                       on_done);
+      }
+    }
+  }
+
+  // Waits (bounded) for in-flight requests, then stops the io_context.
+  asio::awaitable<void> Drain() {
+    const auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
+    asio::steady_timer timer(ioc_);
+    while (shared_->in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+      timer.expires_after(std::chrono::milliseconds(10));
+      co_await timer.async_wait(kTuple);
+    }
+    ioc_.stop();
+  }
+
+  struct Shared : SessionShared {
+    Shared(const Service& service, storage::Store& store, std::chrono::seconds timeout)
+        : SessionShared{service, store, timeout} {}
+  };
+
+  unsigned threads_;
+  std::chrono::seconds timeout_;
+  spdlog::level::level_enum access_log_level_;
+  // Set with --cert/--key. Declared before the sessions that use it (they die with ioc_).
+  std::optional<asio::ssl::context> tls_;
+  // Declared before ioc_: session frames (destroyed with ioc_) refer to it.
+  std::optional<Shared> shared_;
+  asio::io_context ioc_;
+  tcp::acceptor acceptor_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Listener>> Listener::Open(const ServerConfig& config) {
+  auto listener = std::make_unique<BeastListener>(config);
+  if (auto ok = listener->LoadTls(config); !ok) return tl::unexpected(ok.error());
+  if (auto ok = listener->Bind(config); !ok) return tl::unexpected(ok.error());
+  return std::unique_ptr<Listener>(std::move(listener));
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,64 @@
+#include "server/net/logging.h"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace malachite::server {
+namespace {
+
+// The %* flag of the JSON pattern: the message payload, JSON-escaped.
+class JsonMessageFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    thread_local std::string escaped;
+    escaped.clear();
+    AppendJsonEscaped(std::string_view(msg.payload.data(), msg.payload.size()), escaped);
+    dest.append(escaped.data(), escaped.data() + escaped.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<JsonMessageFlag>();
+  }
+};
+
+}  // namespace
+
+void AppendJsonEscaped(std::string_view text, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20) {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+}
+
+void ConfigureLogging(const ServerConfig& config) {
+  auto logger = spdlog::stderr_color_mt("malachite");
+  if (config.log_format == "json") {
+    auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc,
+                                                                 std::string("\n"));
+    formatter->add_flag<JsonMessageFlag>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","msg":"%*"})");
+    logger->set_formatter(std::move(formatter));
+  } else {
+    // %^..%$ colors the level on a terminal only (the sink checks isatty).
+    logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
+  }
+  spdlog::set_default_logger(std::move(logger));
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,252 @@
+#include "server/ops/batch_ops.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "common/encoding.h"
+#include "common/limits.h"
+#include "server/auth/sas_authorize.h"
+#include "server/http/negotiation.h"
+#include "server/http/router.h"
+#include "server/ops/entity_ops.h"
+#include "server/ops/entity_write.h"
+#include "server/ops/query_ops.h"
+#include "server/wire/batch_response.h"
+#include "server/wire/multipart.h"
+
+namespace malachite::server {
+namespace {
+
+// One decoded operation of the changeset, ready to apply.
+struct PlannedOperation {
+  EntityWrite write;
+  std::string table;  // as named in the sub-request URL
+  std::optional<std::string> content_id;
+  MetadataLevel level = MetadataLevel::kMinimal;
+};
+
+struct OperationFailure {
+  std::size_t index = 0;
+  Error error;
+};
+
+// Everything the WriteFn and finish need once Dispatch has returned.
+struct BatchState {
+  std::string account;
+  std::string table;  // from the first operation; the stored name once found
+  std::string base_url;
+  std::string request_id;
+  const Clock* clock = nullptr;
+  std::vector<PlannedOperation> operations;
+  std::optional<OperationFailure> failure;  // set by the WriteFn when an operation failed
+};
+
+std::string_view BatchVersion(const Request& request) {
+  return request.Find("x-ms-version").value_or(kDefaultVersion);
+}
+
+// Azure: spec §7.4, §15 item 5 — in a changeset of exactly one operation, the entity-level
+// execution failures carry neither the index prefix nor the Content-ID; everything else does.
+bool DropsIndex(std::size_t operation_count, ErrorCode code) {
+  return operation_count == 1 &&
+         (code == ErrorCode::kResourceNotFound || code == ErrorCode::kEntityAlreadyExists ||
+          code == ErrorCode::kUpdateConditionNotSatisfied);
+}
+
+void RenderFailure(std::size_t operation_count, const OperationFailure& failure,
+                   const std::optional<std::string>& content_id, std::string_view request_id,
+                   DateTime now, Response& response) {
+  BatchResponseWriter writer(true);
+  if (DropsIndex(operation_count, failure.error.code)) {
+    writer.AddError(failure.error, std::nullopt, std::nullopt, request_id, now);
+  } else {
+    writer.AddError(failure.error, failure.index, content_id, request_id, now);
+  }
+  writer.Finish(response);
+}
+
+// A batch rejected before any write: answered at once (still 202, spec §7.1 "Status").
+Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, OperationFailure failure,
+                 const std::optional<std::string>& content_id) {
+  Outcome outcome;
+  RenderFailure(operation_count, failure, content_id, ctx.request_id, ctx.clock.Now(),
+                outcome.response);
+  return outcome;
+}
+
+// Routes and decodes one changeset operation as its single-request form would be.
+Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation& operation) {
+  auto route = RouteRequest(operation.request);
+  if (!route) return tl::unexpected(route.error());
+  // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
+  if (route->account != ctx.route.account) {
+    return Fail(ErrorCode::kInvalidInput, {}, "sub-request names another account");
+  }
+  // Azure: spec §7.1 — only entity writes inside a changeset (a GET must stand alone).
+  if (!IsEntityWrite(route->op)) {
+    return Fail(ErrorCode::kInvalidInput, {}, "operation not allowed in a changeset");
+  }
+  auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
+  if (!level) return tl::unexpected(level.error());
+  auto write = DecodeEntityWrite(operation.request, *route);
+  if (!write) return tl::unexpected(write.error());
+  // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
+  // key range), as its single request would be.
+  if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, write->entity.partition_key,
+                                   write->entity.row_key);
+      !ok) {
+    return tl::unexpected(ok.error());
+  }
+  return PlannedOperation{std::move(*write), std::move(route->table),
+                          std::move(operation.content_id), *level};
+}
+
+// Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once.
+Result<void> CheckBatchRules(const PlannedOperation& first, const PlannedOperation& next,
+                             const std::unordered_set<std::string_view>& row_keys) {
+  if (!AsciiIEquals(first.table, next.table)) {
+    return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
+  }
+  if (first.write.entity.partition_key != next.write.entity.partition_key) {
+    return Fail(ErrorCode::kCommandsInBatchActOnDifferentPartitions);
+  }
+  if (row_keys.contains(next.write.entity.row_key)) {
+    return Fail(ErrorCode::kInvalidDuplicateRow);
+  }
+  return {};
+}
+
+// The WriteFn: every operation in order inside the one nested transaction the writer gives this
+// request; the first failure is recorded and returned, which rolls all of them back.
+Result<void> ApplyAll(storage::WriteContext& write, BatchState& state) {
+  auto table = FindTableForWrite(write, state.account, state.table);
+  if (!table) {
+    // Azure: spec §7.4 — TableNotFound carries the index of the first operation.
+    state.failure = OperationFailure{0, table.error()};
+    return tl::unexpected(table.error());
+  }
+  for (std::size_t i = 0; i < state.operations.size(); ++i) {
+    if (auto applied = ApplyEntityWrite(write, *table, state.operations[i].write); !applied) {
+      state.failure = OperationFailure{i, applied.error()};
+      return applied;
+    }
+  }
+  state.table = table->name;
+  return {};
+}
+
+void RenderSuccess(const BatchState& state, Response& response) {
+  BatchResponseWriter writer(true);
+  const EntityLocation where{state.base_url, state.account, state.table};
+  for (const PlannedOperation& operation : state.operations) {
+    Response part;
+    RenderEntityWrite(operation.write, where, operation.level, part);
+    // Azure: spec §7.3 — real captures show DataServiceVersion 1.0 on update/merge/delete parts.
+    const bool insert = operation.write.op == Operation::kInsertEntity;
+    writer.AddPart(part, operation.content_id, insert ? "3.0;" : "1.0;");
+  }
+  writer.Finish(response);
+}
+
+// Azure: spec §7.1, §7.3 — a lone GET of one entity, answered in a part without changeset.
+Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
+  auto answer = [&]() -> Result<Response> {
+    auto route = RouteRequest(operation.request);
+    if (!route) return tl::unexpected(route.error());
+    if (route->account != ctx.route.account || route->op != Operation::kGetEntity) {
+      return Fail(ErrorCode::kInvalidInput, {}, "a batch outside a changeset holds one GET");
+    }
+    auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
+    if (!level) return tl::unexpected(level.error());
+    if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, route->partition_key,
+                                     route->row_key);
+        !ok) {
+      return tl::unexpected(ok.error());
+    }
+    RequestContext sub{operation.request, *route,    *level,        ctx.base_url,
+                       ctx.clock,         ctx.store, ctx.request_id};
+    sub.sas = ctx.sas;
+    auto got = HandleGetEntity(sub);
+    if (!got) return tl::unexpected(got.error());
+    return std::move(got->response);
+  }();
+  BatchResponseWriter writer(false);
+  if (answer) {
+    writer.AddPart(*answer, operation.content_id, "3.0;");
+  } else {
+    writer.AddError(answer.error(), std::nullopt, operation.content_id, ctx.request_id,
+                    ctx.clock.Now());
+  }
+  Outcome outcome;
+  writer.Finish(outcome.response);
+  return outcome;
+}
+
+}  // namespace
+
+Result<Outcome> HandleBatch(const RequestContext& ctx) {
+  // Azure: spec §7.4 — a body over 4 MiB is a top-level 413 (the pipeline leaves it to us).
+  if (ctx.request.body.size() > limits::kRequestBodyMax) {
+    return Fail(ErrorCode::kRequestBodyTooLarge);
+  }
+  auto body = ParseBatchBody(ctx.request.Find("Content-Type").value_or(""), ctx.request.body);
+  if (!body) return tl::unexpected(body.error());
+  if (!body->changeset) return HandleBatchQuery(ctx, body->operations.front());
+  std::vector<BatchOperation>& operations = body->operations;
+  if (body->too_many_operations) {
+    // Azure: spec §7.4 — InvalidInput at index 0 (the service has been seen with 0 and 99).
+    Error error{ErrorCode::kInvalidInput,
+                "The batch request operation exceeds the maximum 100 changes per change set.", ""};
+    return Rejected(ctx, kMaxBatchOperations + 1, {0, std::move(error)}, std::nullopt);
+  }
+
+  auto state = std::make_shared<BatchState>();
+  state->account = ctx.route.account;
+  state->base_url = ctx.base_url;
+  state->request_id = std::string(ctx.request_id);
+  state->clock = &ctx.clock;
+  // Reserved up front: `row_keys` views the keys of the planned operations in place.
+  state->operations.reserve(operations.size());
+  std::unordered_set<std::string_view> row_keys;
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    std::optional<std::string> content_id = operations[i].content_id;
+    auto planned = PlanOperation(ctx, operations[i]);
+    if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
+    if (i > 0) {
+      if (auto ok = CheckBatchRules(state->operations.front(), *planned, row_keys); !ok) {
+        return Rejected(ctx, operations.size(), {i, ok.error()}, content_id);
+      }
+    }
+    row_keys.insert(state->operations.emplace_back(std::move(*planned)).write.entity.row_key);
+  }
+  Outcome outcome;
+  if (state->operations.empty()) {
+    RenderSuccess(*state, outcome.response);
+    return outcome;
+  }
+  state->table = state->operations.front().table;
+  // Azure: spec §12.1 — a batch of N counts N entities against its one partition.
+  outcome.partition_charge =
+      PartitionCharge{state->operations.front().write.entity.partition_key,
+                      state->operations.size(), state->operations.front().table};
+  outcome.write = [state](storage::WriteContext& write) { return ApplyAll(write, *state); };
+  outcome.finish = [state](Response& response, Result<void> written) -> Result<void> {
+    if (written) {
+      RenderSuccess(*state, response);
+      return {};
+    }
+    // A commit failure of the whole group (nothing recorded) stays a top-level error.
+    if (!state->failure) return written;
+    const auto& content_id = state->operations[state->failure->index].content_id;
+    RenderFailure(state->operations.size(), *state->failure, content_id, state->request_id,
+                  state->clock->Now(), response);
+    return {};
+  };
+  return outcome;
+}
+
+}  // namespace malachite::server

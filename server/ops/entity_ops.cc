@@ -1,0 +1,120 @@
+#include "server/ops/entity_ops.h"
+
+#include <memory>
+#include <utility>
+
+#include "common/encoding.h"
+#include "server/auth/sas_authorize.h"
+#include "server/ops/entity_scan.h"
+#include "server/ops/entity_write.h"
+#include "server/ops/query_ops.h"
+#include "server/wire/entity_json_parse.h"
+#include "server/wire/entity_json_render.h"
+#include "server/wire/select.h"
+
+namespace malachite::server {
+namespace {
+
+void AppendQuotedKey(std::string& out, std::string_view key) {
+  std::string doubled;
+  doubled.reserve(key.size());
+  for (char c : key) {
+    doubled.push_back(c);
+    if (c == '\'') doubled.push_back('\'');
+  }
+  out.push_back('\'');
+  out.append(PercentEncode(doubled));
+  out.push_back('\'');
+}
+
+// Everything an entity write needs after Dispatch returned: the request may be gone by then.
+struct WriteState {
+  EntityWrite write;
+  std::string account;
+  std::string table;  // from the URL; replaced by the stored name once found
+  std::string base_url;
+  MetadataLevel level = MetadataLevel::kMinimal;
+};
+
+// The one path of every single-entity write: decode + validate now (entity_write.h), apply in
+// the writer's transaction, render once durable. $batch runs the same three steps per operation.
+Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
+  auto decoded = DecodeEntityWrite(ctx.request, ctx.route);
+  if (!decoded) return tl::unexpected(decoded.error());
+  // Azure: spec §10.8 — under a SAS the entity's keys (Insert: from the body) must be in range.
+  if (auto ok = AuthorizeSasEntity(ctx.sas, ctx.route.op, ctx.route.table,
+                                   decoded->entity.partition_key, decoded->entity.row_key);
+      !ok) {
+    return tl::unexpected(ok.error());
+  }
+  auto state = std::make_shared<WriteState>(WriteState{
+      std::move(*decoded), ctx.route.account, ctx.route.table, ctx.base_url, ctx.metadata});
+  Outcome outcome;
+  outcome.partition_charge = PartitionCharge{state->write.entity.partition_key, 1};
+  outcome.write = [state](storage::WriteContext& write) -> Result<void> {
+    auto table = FindTableForWrite(write, state->account, state->table);
+    if (!table) return tl::unexpected(table.error());
+    state->table = table->name;
+    return ApplyEntityWrite(write, *table, state->write);
+  };
+  outcome.finish = [state](Response& response, Result<void> written) -> Result<void> {
+    if (!written) {
+      // Azure: spec §4.5 — Preference-Applied is sent even on a failed insert.
+      const std::string_view applied = PreferenceAppliedValue(state->write.prefer);
+      if (!applied.empty()) response.Set("Preference-Applied", std::string(applied));
+      return written;
+    }
+    RenderEntityWrite(state->write, EntityLocation{state->base_url, state->account, state->table},
+                      state->level, response);
+    return {};
+  };
+  return outcome;
+}
+
+}  // namespace
+
+std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk) {
+  std::string out;
+  out.reserve(table.size() + pk.size() + rk.size() + 32);
+  out.append(table);
+  out.append("(PartitionKey=");
+  AppendQuotedKey(out, pk);
+  out.append(",RowKey=");
+  AppendQuotedKey(out, rk);
+  out.push_back(')');
+  return out;
+}
+
+Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleWriteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleDeleteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
+  auto filter = ParseFilterParam(ctx.route.query);
+  if (!filter) return tl::unexpected(filter.error());
+  auto select = ParseSelectParam(ctx.route.query);
+  if (!select) return tl::unexpected(select.error());
+  auto view = ctx.store.Read();
+  if (!view) return tl::unexpected(view.error());
+  auto table = FindTableForRead(**view, ctx);
+  if (!table) return tl::unexpected(table.error());
+  auto entity = (*view)->GetEntity(*table, ctx.route.partition_key, ctx.route.row_key);
+  if (!entity) return tl::unexpected(entity.error());
+  view->reset();
+  if (!entity->has_value() || (*filter && !(*filter)->Matches(EntitySource(**entity)))) {
+    return Fail(ErrorCode::kResourceNotFound);
+  }
+  Outcome outcome;
+  outcome.query_stats = QueryStats{1, 1};
+  Response& response = outcome.response;
+  response.body.reserve(256);
+  AppendEntityJson(response.body, **entity, ctx.metadata,
+                   EntityLocation{ctx.base_url, ctx.route.account, table->name}, *select, true);
+  response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
+  response.Set("ETag", FormatETag((*entity)->timestamp));
+  return outcome;
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,41 @@
+// The single-entity operations (spec §4.5–4.12): Get Entity, and the writes Insert, Update,
+// Merge, Insert Or Replace, Insert Or Merge, Delete. Get Entity reads one snapshot. Each decodes
+// and validates the request at once (failing fast with an Error), then returns a WriteFn that looks
+// the table up and applies the change atomically (entity_ops.h) and a `finish` that renders the
+// response once it is durable.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "server/ops/handler.h"
+
+namespace malachite::server {
+
+// Azure: spec §4.12 — 200 + ETag + the single entity (odata.metadata "#<t>/@Element"), $select
+// honoured; a $filter the entity does not satisfy makes it absent. Errors: kTableNotFound,
+// kResourceNotFound, kInvalidInput.
+Result<Outcome> HandleGetEntity(const RequestContext& ctx);
+
+// Azure: spec §4.5 — 201 + entity body (odata.metadata "#<t>/@Element"), ETag, Location; with
+// Prefer: return-no-content 204 + ETag, Location, DataServiceId, Preference-Applied
+// (Preference-Applied also on a failed insert). Errors: ParseEntityJson/ValidateEntity errors,
+// kPropertiesNeedValue (PartitionKey or RowKey missing in the body); from finish
+// kTableNotFound, kEntityAlreadyExists.
+Result<Outcome> HandleInsertEntity(const RequestContext& ctx);
+
+// Azure: spec §4.6–4.9 — Update, Merge, Insert Or Replace and Insert Or Merge (ctx.route.op
+// says which). Keys come from the URL (body keys ignored). 204 + ETag. Errors: parse and
+// validation errors, If-Match syntax errors (CheckIfMatch); from finish kTableNotFound and
+// the entity_ops errors.
+Result<Outcome> HandleWriteEntity(const RequestContext& ctx);
+
+// Azure: spec §4.10 — 204. Errors: kMissingRequiredHeader (no If-Match), If-Match syntax
+// errors; from finish kTableNotFound, kResourceNotFound, kUpdateConditionNotSatisfied.
+Result<Outcome> HandleDeleteEntity(const RequestContext& ctx);
+
+// "<table>(PartitionKey='<pk>',RowKey='<rk>')" with each key's quotes doubled and then
+// percent-encoded (spec §4.5 Location/DataServiceId), e.g. t(PartitionKey='a%3A1',RowKey='b').
+std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk);
+
+}  // namespace malachite::server

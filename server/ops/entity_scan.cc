@@ -1,0 +1,136 @@
+#include "server/ops/entity_scan.h"
+
+#include <utility>
+
+namespace malachite::server {
+namespace {
+
+// The clock is read once every kBudgetStride examined entities, to keep it off the hot path
+// (a scan examines millions of entities per second, a clock read costs ~20 ns).
+constexpr std::uint64_t kBudgetStride = 256;
+
+odata::ValueView StringView(std::string_view text) {
+  odata::ValueView view;
+  view.type = EdmType::kString;
+  view.bytes = text;
+  return view;
+}
+
+// Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
+std::optional<odata::ValueView> SystemProperty(std::string_view name, std::string_view pk,
+                                               std::string_view rk, DateTime timestamp) {
+  if (name == "PartitionKey") return StringView(pk);
+  if (name == "RowKey") return StringView(rk);
+  if (name == "Timestamp") {
+    odata::ValueView view;
+    view.type = EdmType::kDateTime;
+    view.integer = timestamp.ticks;
+    return view;
+  }
+  return std::nullopt;
+}
+
+storage::KeyBound ToKeyBound(const odata::PlanBound& bound) {
+  return storage::KeyBound{bound.partition_key, bound.row_key, bound.inclusive};
+}
+
+// Fills one page: examines entities in key order until the page is full or the budget is spent;
+// the entity seen then is the continuation.
+class PageBuilder {
+ public:
+  PageBuilder(const odata::ScanPlan& plan, const ScanLimits& limits, EntityPage& page)
+      : plan_(plan), limits_(limits), page_(page) {}
+
+  // False once the page is complete (then page.next names this entity).
+  bool Visit(const storage::EntityView& entity) {
+    if (StopBefore(entity.partition_key(), entity.row_key())) return false;
+    if (plan_.Matches(ViewSource(entity))) page_.entities.push_back(entity.Decode());
+    return true;
+  }
+  bool Visit(Entity&& entity) {
+    if (StopBefore(entity.partition_key, entity.row_key)) return false;
+    if (plan_.Matches(EntitySource(entity))) page_.entities.push_back(std::move(entity));
+    return true;
+  }
+
+ private:
+  bool StopBefore(std::string_view pk, std::string_view rk) {
+    // Azure: spec §6.5 — a full page, or a spent budget, ends the page; the continuation is the
+    // first entity not examined, so every entity is examined on exactly one page.
+    const bool full = page_.entities.size() >= limits_.top;
+    const bool late = page_.scanned > 0 && page_.scanned % kBudgetStride == 0 &&
+                      std::chrono::steady_clock::now() > limits_.deadline;
+    if (full || late) {
+      page_.next.emplace(std::string(pk), std::string(rk));
+      return true;
+    }
+    ++page_.scanned;
+    return false;
+  }
+
+  const odata::ScanPlan& plan_;
+  const ScanLimits& limits_;
+  EntityPage& page_;
+};
+
+}  // namespace
+
+std::optional<odata::ValueView> EntitySource::Get(std::string_view name) const {
+  if (auto system =
+          SystemProperty(name, entity_.partition_key, entity_.row_key, entity_.timestamp)) {
+    return system;
+  }
+  const Property* property = entity_.Find(name);
+  if (property == nullptr) return std::nullopt;
+  const EdmValue& value = property->value;
+  return odata::ValueView{value.type, value.integer, value.number, value.bytes};
+}
+
+std::optional<odata::ValueView> ViewSource::Get(std::string_view name) const {
+  if (auto system =
+          SystemProperty(name, view_.partition_key(), view_.row_key(), view_.timestamp())) {
+    return system;
+  }
+  const auto property = view_.GetProperty(name);
+  if (!property) return std::nullopt;
+  return odata::ValueView{property->type, property->integer, property->number, property->bytes};
+}
+
+storage::KeyRange ToKeyRange(const odata::PlanRange& range) {
+  storage::KeyRange out;
+  if (range.lower) out.lower = ToKeyBound(*range.lower);
+  if (range.upper) out.upper = ToKeyBound(*range.upper);
+  return out;
+}
+
+Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
+                            const odata::ScanPlan& plan, const std::optional<ScanStart>& start,
+                            const ScanLimits& limits, const odata::PlanRange* within) {
+  std::vector<odata::PlanRange> clipped;
+  if (start) clipped = plan.RangesFrom(start->partition_key, start->row_key);
+  if (within) clipped = odata::IntersectRanges(start ? clipped : plan.ranges(), *within);
+  const std::vector<odata::PlanRange>& ranges = start || within ? clipped : plan.ranges();
+
+  EntityPage page;
+  PageBuilder builder(plan, limits, page);
+  for (const odata::PlanRange& range : ranges) {
+    if (range.IsPoint()) {
+      // A single key: one B-tree lookup instead of a cursor.
+      auto entity = view.GetEntity(table, range.lower->partition_key, *range.lower->row_key);
+      if (!entity) return tl::unexpected(entity.error());
+      if (entity->has_value() && !builder.Visit(std::move(**entity))) break;
+      continue;
+    }
+    bool stopped = false;
+    auto scanned =
+        view.ScanEntities(table, ToKeyRange(range), [&](const storage::EntityView& entity) {
+          stopped = !builder.Visit(entity);
+          return !stopped;
+        });
+    if (!scanned) return tl::unexpected(scanned.error());
+    if (stopped) break;
+  }
+  return page;
+}
+
+}  // namespace malachite::server

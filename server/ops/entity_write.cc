@@ -1,0 +1,120 @@
+#include "server/ops/entity_write.h"
+
+#include <utility>
+
+#include "common/validation.h"
+#include "server/ops/entity_apply.h"
+#include "server/ops/entity_ops.h"
+
+namespace malachite::server {
+namespace {
+
+Result<EntityWrite> DecodeDelete(const Request& request, const Route& route) {
+  const auto if_match = request.Find("If-Match");
+  // Azure: spec §4.10 — If-Match is mandatory on Delete Entity (`*` = unconditional).
+  if (!if_match) return Fail(ErrorCode::kMissingRequiredHeader);
+  if (auto syntax = CheckIfMatch(*if_match); !syntax) return tl::unexpected(syntax.error());
+  EntityWrite write;
+  write.op = route.op;
+  write.entity.partition_key = route.partition_key;
+  write.entity.row_key = route.row_key;
+  write.if_match = std::string(*if_match);
+  return write;
+}
+
+}  // namespace
+
+bool IsEntityWrite(Operation op) { return TraitsOf(op).writes_entity; }
+
+Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route) {
+  if (route.op == Operation::kDeleteEntity) return DecodeDelete(request, route);
+  auto parsed = ParseEntityJson(request.body);
+  if (!parsed) return tl::unexpected(parsed.error());
+  EntityWrite write;
+  write.op = route.op;
+  if (route.op == Operation::kInsertEntity) {
+    // Azure: spec §4.5 — Insert takes both keys from the body.
+    if (!parsed->has_partition_key || !parsed->has_row_key) {
+      return Fail(ErrorCode::kPropertiesNeedValue);
+    }
+    write.prefer = ParsePrefer(request);
+  } else {
+    // Azure: spec §3 — keys are immutable and come from the URL; body keys are ignored.
+    parsed->entity.partition_key = route.partition_key;
+    parsed->entity.row_key = route.row_key;
+  }
+  if (auto valid = ValidateEntity(parsed->entity); !valid) return tl::unexpected(valid.error());
+  write.entity = std::move(parsed->entity);
+  if (route.op == Operation::kUpdateEntity || route.op == Operation::kMergeEntity) {
+    // The router chose Update/Merge because If-Match is present (spec §1.4).
+    write.if_match = std::string(request.Find("If-Match").value_or(std::string_view()));
+    if (auto syntax = CheckIfMatch(write.if_match); !syntax) return tl::unexpected(syntax.error());
+  }
+  return write;
+}
+
+Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::string_view account,
+                                             std::string_view name) {
+  auto found = write.FindTable(account, name);
+  if (!found) return tl::unexpected(found.error());
+  if (!found->has_value()) return Fail(ErrorCode::kTableNotFound);
+  return std::move(**found);
+}
+
+Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,
+                              EntityWrite& write) {
+  Result<DateTime> applied;
+  switch (write.op) {
+    case Operation::kInsertEntity:
+      applied = ApplyInsert(context, table, write.entity);
+      break;
+    case Operation::kUpdateEntity:
+      applied = ApplyUpdate(context, table, write.entity, write.if_match);
+      break;
+    case Operation::kMergeEntity:
+      applied = ApplyMerge(context, table, write.entity, write.if_match);
+      break;
+    case Operation::kInsertOrReplaceEntity:
+      applied = ApplyInsertOrReplace(context, table, write.entity);
+      break;
+    case Operation::kInsertOrMergeEntity:
+      applied = ApplyInsertOrMerge(context, table, write.entity);
+      break;
+    case Operation::kDeleteEntity:
+      return ApplyDelete(context, table, write.entity.partition_key, write.entity.row_key,
+                         write.if_match);
+    default:
+      return Fail(ErrorCode::kInternalError, {}, "ApplyEntityWrite: not an entity write");
+  }
+  if (!applied) return tl::unexpected(applied.error());
+  return {};
+}
+
+void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
+                       Response& response) {
+  response.status = 204;
+  if (write.op == Operation::kDeleteEntity) return;
+  if (write.op != Operation::kInsertEntity) {
+    response.Set("ETag", FormatETag(write.entity.timestamp));
+    return;
+  }
+  const Entity& entity = write.entity;
+  const std::string_view applied = PreferenceAppliedValue(write.prefer);
+  if (!applied.empty()) response.Set("Preference-Applied", std::string(applied));
+  response.Set("ETag", FormatETag(entity.timestamp));
+  std::string location(where.base_url);
+  location.push_back('/');
+  location.append(EntityPath(where.table, entity.partition_key, entity.row_key));
+  if (write.prefer == PreferReturn::kNoContent) {
+    response.Set("Location", location);
+    response.Set("DataServiceId", std::move(location));
+    return;
+  }
+  response.Set("Location", std::move(location));
+  response.status = 201;
+  response.body.reserve(256);
+  AppendEntityJson(response.body, entity, level, where, Selection{}, true);
+  response.Set("Content-Type", std::string(JsonContentType(level)));
+}
+
+}  // namespace malachite::server

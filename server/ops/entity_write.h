@@ -1,0 +1,57 @@
+// One single-entity write (spec §4.5–4.10) as three reusable steps — decode + validate from the
+// request, apply inside a WriteFn, render the success response — shared by the standalone
+// entity handlers (entity_handlers.cc) and the operations of an entity group transaction
+// (batch_handler.cc), so that a batch validates and answers each operation exactly as its
+// single-request form.
+#pragma once
+
+#include <string>
+
+#include "common/entity.h"
+#include "common/error.h"
+#include "server/http/message.h"
+#include "server/http/route.h"
+#include "server/ops/handler.h"
+#include "server/wire/entity_json_parse.h"
+#include "server/wire/entity_json_render.h"
+#include "server/wire/select.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+// True for Insert, Update, Merge, InsertOrReplace, InsertOrMerge and Delete Entity.
+bool IsEntityWrite(Operation op);
+
+// A decoded, validated entity write. Owns its data (the request may be gone when it applies).
+struct EntityWrite {
+  Operation op = Operation::kInsertEntity;
+  Entity entity;         // keys always set; no properties for Delete; timestamp set by Apply
+  std::string if_match;  // Update, Merge, Delete (validated syntax); empty otherwise
+  PreferReturn prefer = PreferReturn::kNone;  // Insert only
+};
+
+// Decodes `request` routed as `route` (REQUIRES: IsEntityWrite(route.op)). Insert takes both keys
+// from the body, the others from the URL (body keys ignored). Errors: ParseEntityJson and
+// ValidateEntity errors, kPropertiesNeedValue (Insert without PartitionKey/RowKey in the body),
+// kMissingRequiredHeader (Delete without If-Match), CheckIfMatch errors.
+Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route);
+
+// The table `name` of `account` looked up inside the writer's transaction, so that a concurrent
+// Delete Table happens entirely before (kTableNotFound) or after the write.
+Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::string_view account,
+                                             std::string_view name);
+
+// Applies `write` to `table` (entity_ops.h); on success write.entity.timestamp is the new ETag
+// (unset for Delete). Errors: kEntityAlreadyExists, kResourceNotFound,
+// kUpdateConditionNotSatisfied, merged-entity validation errors, storage errors.
+Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,
+                              EntityWrite& write);
+
+// Sets the success answer of an applied write on `response` (spec §4.5–4.10): Insert 201 with
+// the entity at `level` (or 204 + DataServiceId with return-no-content; Preference-Applied when
+// Prefer was given), ETag and Location; Update/Merge/upserts 204 + ETag; Delete 204.
+// `where.table` is the stored table name.
+void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
+                       Response& response);
+
+}  // namespace malachite::server

@@ -1,0 +1,44 @@
+#include "server/ops/handler.h"
+
+#include <charconv>
+
+#include "common/limits.h"
+
+namespace malachite::server {
+
+PreferReturn ParsePrefer(const Request& request) {
+  const auto prefer = request.Find("Prefer");
+  if (!prefer) return PreferReturn::kNone;
+  // Azure: spec §4.5 — Prefer may list several preferences separated by ','.
+  if (prefer->find("return-no-content") != std::string_view::npos) return PreferReturn::kNoContent;
+  if (prefer->find("return-content") != std::string_view::npos) return PreferReturn::kContent;
+  return PreferReturn::kNone;
+}
+
+std::string_view PreferenceAppliedValue(PreferReturn prefer) {
+  switch (prefer) {
+    case PreferReturn::kContent:
+      return "return-content";
+    case PreferReturn::kNoContent:
+      return "return-no-content";
+    case PreferReturn::kNone:
+      break;
+  }
+  return {};
+}
+
+Result<std::size_t> ParseTop(const QueryParams& query) {
+  const std::string* text = query.Find("$top");
+  if (text == nullptr) return limits::kMaxPageSize;
+  long long value = 0;
+  const char* end = text->data() + text->size();
+  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
+  // Azure: spec §6.5 — Take(N) with N < 1 or N > 1000, or a non-integer, is InvalidInput.
+  if (ec != std::errc() || ptr != end || text->empty() || value < 1 ||
+      value > static_cast<long long>(limits::kMaxPageSize)) {
+    return Fail(ErrorCode::kInvalidInput);
+  }
+  return static_cast<std::size_t>(value);
+}
+
+}  // namespace malachite::server

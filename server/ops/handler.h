@@ -1,0 +1,71 @@
+// The contract between the request pipeline and the operation handlers: a handler is an ordinary
+// function from a routed, authenticated request (RequestContext) to an Outcome. pipeline/dispatch.h
+// picks the handler for an Operation.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "server/auth/sas.h"
+#include "server/http/message.h"
+#include "server/http/metadata.h"
+#include "server/http/route.h"
+#include "server/traffic/request_charge.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+struct RequestContext {
+  const Request& request;
+  const Route& route;
+  MetadataLevel metadata = MetadataLevel::kMinimal;
+  std::string base_url;  // "http://host:port/<account>", for odata.metadata/odata.id/Location
+  const Clock& clock;
+  storage::Store& store;
+  // x-ms-request-id of the response, for error messages rendered inside a body ($batch parts,
+  // spec §7.4). Empty in callers that do not know it.
+  std::string_view request_id = {};
+  // Query settings from ServerConfig: x-malachite-query-plan on query responses (--explain), and
+  // the wall time one query page may scan (--query-budget-ms, spec §6.5).
+  bool explain = false;
+  std::chrono::milliseconds query_budget{5000};
+  // Set for a request authorized by a shared access signature (spec §10.7–10.8): entity
+  // handlers check keys against it (AuthorizeSasEntity) and Query Entities scans only its key
+  // range. Null for Shared Key requests. Lives as long as the request.
+  const SasGrant* sas = nullptr;
+};
+
+// What a handler produces. Reads are answered at once in `response`. A write sets `write`: the
+// pipeline submits it to the store's group-commit writer and, once it is durable (or failed),
+// calls `finish` back on an I/O thread to complete `response` (an error it returns is rendered
+// as the Azure error). A handler failing before any write returns an Error instead.
+struct Outcome {
+  Response response;
+  storage::WriteFn write;
+  std::function<Result<void>(Response&, Result<void> write_result)> finish;
+  // Set by the query handlers (Query Entities, Query Tables, Get Entity).
+  std::optional<QueryStats> query_stats;
+  // Set by the entity write handlers, $batch and Query Entities (see PartitionCharge). The
+  // pipeline admits the request (or answers 503 ServerBusy) before `write` is submitted.
+  std::optional<PartitionCharge> partition_charge;
+};
+
+// ---- Small pieces shared by the handler files ----
+
+// Azure: spec §4.3, §4.5 — what the `Prefer` header asks of Create Table / Insert Entity.
+enum class PreferReturn { kNone, kContent, kNoContent };
+PreferReturn ParsePrefer(const Request& request);
+// "return-content" / "return-no-content" for Preference-Applied; empty for kNone.
+std::string_view PreferenceAppliedValue(PreferReturn prefer);
+
+// Azure: spec §6.5 — the page size from `$top`: limits::kMaxPageSize when absent, else an
+// integer 1..1000. Errors: kInvalidInput (0, negative, > 1000, not a number).
+Result<std::size_t> ParseTop(const QueryParams& query);
+
+}  // namespace malachite::server

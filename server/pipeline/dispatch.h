@@ -1,0 +1,15 @@
+// Dispatch: the one entry point from the pipeline into the operation handlers (ops/).
+#pragma once
+
+#include "common/error.h"
+#include "server/ops/handler.h"
+
+namespace malachite::server {
+
+// Runs the handler for ctx.route.op (tables, entities, queries). Errors carry the Azure code.
+// Operations without a handler yet (ACL, service properties, $batch, ...) fail with
+// kNotImplemented. A `finish` that returns an error may already have set headers on the
+// response (e.g. Preference-Applied, spec §4.5); the pipeline should keep them.
+Result<Outcome> Dispatch(const RequestContext& ctx);
+
+}  // namespace malachite::server

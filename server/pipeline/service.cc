@@ -1,0 +1,207 @@
+#include "server/pipeline/service.h"
+
+#include <algorithm>
+
+#include "common/datetime.h"
+#include "common/encoding.h"
+#include "common/limits.h"
+#include "server/http/negotiation.h"
+#include "server/http/router.h"
+#include "server/ops/cors.h"
+#include "server/ops/table_settings.h"
+#include "server/pipeline/dispatch.h"
+#include "server/wire/error_render.h"
+
+namespace malachite::server {
+namespace {
+
+// Azure: spec §2.2 — the real service says "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0".
+constexpr std::string_view kServerHeader = "Malachite/0.1 Windows-Azure-Table/1.0";
+
+// The Date header changes once a second; format it once per second per thread.
+const std::string& DateHeader(DateTime now) {
+  thread_local std::int64_t cached_second = -1;
+  thread_local std::string cached_text;
+  const std::int64_t second = now.ticks / kTicksPerSecond;
+  if (second != cached_second) {
+    cached_text = FormatRfc1123(DateTime{second * kTicksPerSecond});
+    cached_second = second;
+  }
+  return cached_text;
+}
+
+}  // namespace
+
+void Exchange::Reset() {
+  request.method.clear();
+  request.target.clear();
+  request.headers.clear();
+  request.body.clear();
+  response.status = 200;
+  response.headers.clear();
+  response.body.clear();
+  write = nullptr;
+  route.query.items.clear();
+  route.table.clear();
+  route.partition_key.clear();
+  route.row_key.clear();
+  routed = false;
+  finish = nullptr;
+  request_id.clear();
+  version.clear();
+  query_stats.reset();
+  fault_delay = std::chrono::milliseconds(0);
+  drop_connection = false;
+  started = {};
+}
+
+Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
+    : default_host_(config.host + ":" + std::to_string(config.port)),
+      explain_(config.explain),
+      loose_(config.loose),
+      query_budget_(config.query_budget_ms),
+      authenticator_(config.accounts),
+      traffic_(std::make_unique<TrafficControl>(config, clock)),
+      store_(store),
+      clock_(clock) {}
+
+std::string Service::BaseUrl(const Exchange& exchange) const {
+  // Azure: spec §4.1 — odata.metadata and friends are built from the Host header + account.
+  auto host = exchange.request.Find("Host");
+  // The Host value is echoed into JSON bodies and Location headers: anything but visible ASCII
+  // (a hostile or broken client) would make them invalid, so such a Host is not used.
+  const bool usable = host && !host->empty() && std::all_of(host->begin(), host->end(), [](char c) {
+                        return c > ' ' && c < 0x7f && c != '"' && c != '\\';
+                      });
+  std::string url = exchange.request.secure ? "https://" : "http://";
+  url += usable ? *host : std::string_view(default_host_);
+  url += '/';
+  url += exchange.route.account;
+  return url;
+}
+
+Result<void> Service::Run(Exchange& exchange) const {
+  const DateTime now = clock_.Now();
+  auto version = NegotiateVersion(exchange.request, now);
+  // Emulator: --loose serves a malformed or unsupported x-ms-version at the default version.
+  if (!version && !loose_) return tl::unexpected(version.error());
+  exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
+
+  auto route = RouteRequest(exchange.request);
+  if (!route) return tl::unexpected(route.error());
+  exchange.route = std::move(*route);
+  exchange.routed = true;
+  const Route& r = exchange.route;
+
+  // Azure: spec §9.3 — request bodies up to 4 MiB (a batch's own limit is checked by its handler).
+  if (r.op != Operation::kBatch && exchange.request.body.size() > limits::kRequestBodyMax) {
+    return malachite::Fail(ErrorCode::kRequestBodyTooLarge);
+  }
+  // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
+  // under --loose (every request gets full access, as with the account key).
+  std::shared_ptr<const SasGrant> sas;
+  if (r.op != Operation::kPreflight && !loose_) {
+    auto principal =
+        authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
+    if (!principal) return tl::unexpected(principal.error());
+    sas = std::move(principal->sas);
+    // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
+    if (sas) exchange.version = sas->version;
+  }
+  auto level = NegotiateMetadata(exchange.request, r, exchange.version);
+  if (!level) return tl::unexpected(level.error());
+
+  RequestContext ctx{exchange.request,   r, *level, BaseUrl(exchange), clock_, store_,
+                     exchange.request_id};
+  ctx.explain = explain_;
+  ctx.query_budget = query_budget_;
+  ctx.sas = sas.get();
+  auto outcome = Dispatch(ctx);
+  // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
+  // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
+  // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
+  if (r.op != Operation::kPreflight) {
+    RequestCharge charge;
+    if (outcome) {
+      charge.partition = outcome->partition_charge ? &*outcome->partition_charge : nullptr;
+      charge.query = outcome->query_stats ? &*outcome->query_stats : nullptr;
+      charge.writes = static_cast<bool>(outcome->write);
+    }
+    GateResult gate = traffic_->Gate(r, outcome ? &charge : nullptr);
+    exchange.fault_delay = gate.delay;
+    exchange.drop_connection = gate.drop;
+    if (gate.refusal) return tl::unexpected(std::move(*gate.refusal));
+  }
+  if (!outcome) return tl::unexpected(outcome.error());
+  exchange.response = std::move(outcome->response);
+  exchange.query_stats = outcome->query_stats;
+  if (outcome->write) {
+    exchange.write = std::move(outcome->write);
+    exchange.finish = std::move(outcome->finish);
+  }
+  return {};
+}
+
+void Service::Handle(Exchange& exchange) const {
+  exchange.started = std::chrono::steady_clock::now();
+  exchange.request_id = NewGuidText();
+  if (auto ok = Run(exchange); !ok) {
+    exchange.write = nullptr;
+    RenderFailure(exchange, ok.error());
+  }
+  if (!exchange.write) Decorate(exchange);
+}
+
+void Service::Complete(Exchange& exchange, Result<void> write_result) const {
+  Result<void> done = std::move(write_result);
+  if (exchange.finish) {
+    done = exchange.finish(exchange.response, std::move(done));
+    exchange.finish = nullptr;
+  }
+  if (!done) RenderFailure(exchange, done.error());
+  Decorate(exchange);
+}
+
+void Service::Fail(Exchange& exchange, const Error& error) const {
+  if (exchange.request_id.empty()) exchange.request_id = NewGuidText();
+  if (exchange.started == std::chrono::steady_clock::time_point{}) {
+    exchange.started = std::chrono::steady_clock::now();
+  }
+  exchange.write = nullptr;
+  exchange.finish = nullptr;
+  RenderFailure(exchange, error);
+  Decorate(exchange);
+}
+
+void Service::RenderFailure(Exchange& exchange, const Error& error) const {
+  const Route* route = exchange.routed ? &exchange.route : nullptr;
+  RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
+              clock_.Now(), exchange.response);
+}
+
+void Service::Decorate(Exchange& exchange) const {
+  // Azure: spec §2.2 — headers on every response, success or error.
+  Response& response = exchange.response;
+  auto& headers = response.headers;
+  headers.push_back({"x-ms-request-id", exchange.request_id});
+  headers.push_back(
+      {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});
+  headers.push_back({"Date", DateHeader(clock_.Now())});
+  headers.push_back({"Server", std::string(kServerHeader)});
+  if (auto client_id = exchange.request.Find("x-ms-client-request-id")) {
+    headers.push_back({"x-ms-client-request-id", std::string(*client_id)});
+  }
+  headers.push_back({"Cache-Control", "no-cache"});
+  headers.push_back({"X-Content-Type-Options", "nosniff"});
+  if (!exchange.routed || !IsXmlOperation(exchange.route.op)) {
+    headers.push_back({"DataServiceVersion", "3.0;"});
+  }
+  // Azure: spec §11.4 — CORS headers on actual requests carrying Origin (errors included).
+  if (exchange.routed && exchange.route.op != Operation::kPreflight) {
+    AddCorsHeaders(exchange.request, exchange.route.account, store_, response);
+  }
+  traffic_->Record(exchange.routed ? std::optional<Operation>(exchange.route.op) : std::nullopt,
+                   response.status, std::chrono::steady_clock::now() - exchange.started);
+}
+
+}  // namespace malachite::server

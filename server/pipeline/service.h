@@ -1,0 +1,93 @@
+// The request pipeline (STYLE: "a request travels one way"): request id -> route -> auth ->
+// negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
+// session owns the socket and, for writes, awaits the store between Handle and Complete.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/clock.h"
+#include "config/server_config.h"
+#include "server/auth/authenticator.h"
+#include "server/http/message.h"
+#include "server/http/route.h"
+#include "server/ops/handler.h"
+#include "server/traffic/traffic_control.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+// One request/response exchange. The session keeps one per connection and reuses it (buffers
+// keep their capacity). Not movable: `route` and `request` must stay where they are while a
+// write is in flight, because the handler's `finish` may refer to them.
+struct Exchange {
+  Request request;    // filled in by the session before Service::Handle
+  Response response;  // the answer once Handle (without a write) or Complete returned
+  // Set by Handle when the request needs a durable write: submit it to Store::Submit, then call
+  // Service::Complete with the result. Empty otherwise.
+  storage::WriteFn write;
+
+  // Pipeline state, kept between Handle and Complete.
+  Route route;
+  bool routed = false;
+  std::function<Result<void>(Response&, Result<void>)> finish;
+  std::string request_id;
+  std::string version;
+  // What a query read and returned (Outcome::query_stats), for throttling and logs.
+  std::optional<QueryStats> query_stats;
+  // Set by a fault rule (traffic_control.h): the session holds the answer back `fault_delay`,
+  // or closes the connection without answering when `drop_connection`.
+  std::chrono::milliseconds fault_delay{0};
+  bool drop_connection = false;
+  // When Handle began (request latency metrics).
+  std::chrono::steady_clock::time_point started{};
+
+  Exchange() = default;
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  // Clears everything for the next request of the connection.
+  void Reset();
+};
+
+class Service {
+ public:
+  // `store` and `clock` must outlive the Service.
+  Service(const ServerConfig& config, storage::Store& store, const Clock& clock);
+
+  // Runs the pipeline for exchange.request. Afterwards either exchange.response is complete, or
+  // exchange.write is set and the caller must submit it and then call Complete. Never throws for
+  // bad input; every failure becomes an Azure error response.
+  void Handle(Exchange& exchange) const;
+
+  // Finishes a write started by Handle: runs the handler's finish step with the store's result
+  // and decorates the response. REQUIRES: Handle set exchange.write (now moved out).
+  void Complete(Exchange& exchange, Result<void> write_result) const;
+
+  // Renders `error` as the answer to `exchange` (used by the session for failures outside the
+  // pipeline, e.g. an exception) with all common headers.
+  void Fail(Exchange& exchange, const Error& error) const;
+
+  // Throttling, fault rules and metrics (read and changed at runtime by the /-/ endpoints).
+  TrafficControl& traffic() const { return *traffic_; }
+
+ private:
+  Result<void> Run(Exchange& exchange) const;
+  void RenderFailure(Exchange& exchange, const Error& error) const;
+  void Decorate(Exchange& exchange) const;
+  std::string BaseUrl(const Exchange& exchange) const;
+
+  std::string default_host_;  // "host:port" for requests without a Host header
+  bool explain_ = false;      // ServerConfig::explain
+  bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
+  std::chrono::milliseconds query_budget_;
+  Authenticator authenticator_;
+  std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
+  storage::Store& store_;
+  const Clock& clock_;
+};
+
+}  // namespace malachite::server

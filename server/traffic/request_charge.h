@@ -1,0 +1,35 @@
+// What a handled request charges against the throttle (spec §12.1): the entities a query scanned,
+// and the partition and entity count of a request whose route does not say them. The handlers
+// fill these in (ops/handler.h Outcome); TrafficControl::Gate reads them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace malachite::server {
+
+// What one query read and returned. Azure: spec §12.1 — the service's entity rate counts the
+// entities a query scans, not those it returns, so later throttling charges `scanned`.
+struct QueryStats {
+  std::uint64_t scanned = 0;   // entities (or tables) read from storage, matching or not
+  std::uint64_t returned = 0;  // entities (or tables) in the response
+};
+
+// Azure: spec §12.1 — for the throttle, the one partition a request works in when its route does
+// not name it (Insert Entity's body, a $batch changeset, a query whose plan stays inside one
+// PartitionKey), and the entities it counts when admitted (a $batch of N: N). A query's scan is
+// charged afterwards from QueryStats::scanned.
+struct PartitionCharge {
+  std::string partition_key;
+  std::uint64_t entities = 1;
+  std::string table = {};  // when the route has none ($batch): the operations' table
+};
+
+// What the gate is told about a handled request (all null/false when its handler failed).
+struct RequestCharge {
+  const PartitionCharge* partition = nullptr;  // the handler's partition and entity count
+  const QueryStats* query = nullptr;           // what a query scanned (charged afterwards)
+  bool writes = false;                         // the request carries a write to apply
+};
+
+}  // namespace malachite::server

@@ -1,0 +1,69 @@
+// What the request pipeline asks before a request does any work (STYLE: "auth -> throttle ->
+// handler"): fault rules, then the throttle; and what it records afterwards (metrics, the rest
+// of a query's scan). One per Service; the /-/ endpoints read and change it at runtime.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "config/server_config.h"
+#include "server/http/route.h"
+#include "server/traffic/fault_injector.h"
+#include "server/traffic/metrics.h"
+#include "server/traffic/request_charge.h"
+#include "server/traffic/throttle.h"
+
+namespace malachite::server {
+
+// The gate's answer for one request.
+struct GateResult {
+  // Set when the request must not run: answer this error instead (503 ServerBusy from the
+  // throttle or a rule, 500 OperationTimedOut from a rule). Nothing of the request is applied.
+  std::optional<Error> refusal;
+  // A Delay rule fired: the session holds the answer back this long.
+  std::chrono::milliseconds delay{0};
+  // A DropConnection rule fired: the session closes the connection without answering (with
+  // `refusal` set, so nothing is applied).
+  bool drop = false;
+};
+
+class TrafficControl {
+ public:
+  // Limits and fault rules from `config` (rules that fail to load are logged and skipped: call
+  // LoadRules first to refuse a bad configuration). `clock` must outlive this.
+  TrafficControl(const ServerConfig& config, const Clock& clock);
+
+  // The fault rules of config.throttle: every --fault / MALACHITE_FAULTS text, then the array in
+  // --faults-file. Errors: kInvalidInput naming the rule's source and the problem.
+  static Result<std::vector<FaultRule>> LoadRules(const ThrottleConfig& config);
+
+  // Decides whether the request routed as `route`, whose handler charged `charge` (null when
+  // its handler failed), may go on: counts its entities (spec §12.1) against its partition and
+  // account, and applies fault rules. REQUIRES: no write of the request was submitted yet.
+  GateResult Gate(const Route& route, const RequestCharge* charge);
+
+  // One answered request, for /-/metrics.
+  void Record(std::optional<Operation> op, int status, std::chrono::nanoseconds latency) {
+    metrics_.RecordRequest(op, status, latency);
+  }
+
+  // Startup banner lines: the limits in force, rebalancing and fault rules.
+  std::vector<std::string> Describe() const;
+
+  Throttle& throttle() { return throttle_; }
+  FaultInjector& faults() { return faults_; }
+  const Metrics& metrics() const { return metrics_; }
+
+ private:
+  std::optional<Error> ApplyFault(const FaultAction& action, GateResult& result);
+
+  Throttle throttle_;
+  FaultInjector faults_;
+  Metrics metrics_;
+};
+
+}  // namespace malachite::server
