@@ -290,4 +290,20 @@ bool AsciiIEquals(std::string_view a, std::string_view b) {
   return true;
 }
 
+int CompareUtf16Order(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  if (i == n) return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+  const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+  // The bytes before i are equal, so x and y are both lead bytes or both continuation bytes of
+  // code points with the same lead byte. Lead bytes EE/EF start U+E000..U+FFFF (one UTF-16 unit
+  // >= E000) and F0..F4 start supplementary characters (a surrogate pair, first unit D800..DBFF):
+  // only between those two groups does UTF-16 order invert UTF-8 order.
+  const bool x_high_bmp = x == 0xEE || x == 0xEF, y_high_bmp = y == 0xEE || y == 0xEF;
+  const bool x_supp = x >= 0xF0 && x <= 0xF4, y_supp = y >= 0xF0 && y <= 0xF4;
+  if ((x_high_bmp && y_supp) || (x_supp && y_high_bmp)) return x_high_bmp ? 1 : -1;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
 }  // namespace malachite

@@ -49,4 +49,9 @@ std::string PercentEncode(std::string_view text);
 std::string AsciiLower(std::string_view text);
 bool AsciiIEquals(std::string_view a, std::string_view b);
 
+// Ordinal order of two UTF-8 strings as the UTF-16 strings they encode: <0, 0 or >0. Equals
+// byte order except that U+E000..U+FFFF sort after supplementary characters (whose UTF-16
+// form starts with a surrogate D800..DBFF).
+int CompareUtf16Order(std::string_view a, std::string_view b);
+
 }  // namespace malachite

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <optional>
 
+#include "common/encoding.h"
+
 namespace malachite::odata {
 namespace {
 
@@ -70,23 +72,7 @@ bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
 
 }  // namespace
 
-int CompareUtf16Order(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
-  std::size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  if (i == n) return Order(a.size(), b.size());
-  const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-  // The bytes before i are equal, so x and y are both lead bytes or both continuation bytes of
-  // code points with the same lead byte. Lead bytes EE/EF start U+E000..U+FFFF (one UTF-16 unit
-  // >= E000) and F0..F4 start supplementary characters (a surrogate pair, first unit D800..DBFF):
-  // only between those two groups does UTF-16 order invert UTF-8 order.
-  const bool x_high_bmp = x == 0xEE || x == 0xEF, y_high_bmp = y == 0xEE || y == 0xEF;
-  const bool x_supp = x >= 0xF0 && x <= 0xF4, y_supp = y >= 0xF0 && y <= 0xF4;
-  if ((x_high_bmp && y_supp) || (x_supp && y_high_bmp)) return x_high_bmp ? 1 : -1;
-  return Order(x, y);
-}
-
-bool CompareValues(const ValueView& property, CompareOp op, const EdmValue& literal) {
+bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& literal) {
   if (property.type != literal.type) return CompareAcrossTypes(property.type, op, literal.type);
   switch (literal.type) {
     case EdmType::kString:
@@ -110,7 +96,7 @@ bool Evaluate(const Expr& expr, const PropertySource& row) {
     case Expr::Kind::kCompare: {
       // Azure: spec §6.2 — a comparison with a missing property is false for every operator,
       // `ne` included.
-      const std::optional<ValueView> value = row.Get(expr.property);
+      const std::optional<PropertyView> value = row.Get(expr.property);
       return value && CompareValues(*value, expr.op, expr.literal.value);
     }
     case Expr::Kind::kAnd:

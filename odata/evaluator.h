@@ -5,7 +5,7 @@
 
 #include "common/edm.h"
 #include "odata/ast.h"
-#include "odata/filter.h"
+#include "odata/property_source.h"
 
 namespace malachite::odata {
 
@@ -20,11 +20,6 @@ bool Evaluate(const Expr& expr, const PropertySource& row);
 //   - different types (no promotion between Int32, Int64, Double): `eq` false, `ne` true;
 //     ordering ranks String above every other type (rec., unverified), any other pair is false.
 // A missing property is the caller's business (it is false for every operator).
-bool CompareValues(const ValueView& property, CompareOp op, const EdmValue& literal);
-
-// Ordinal order of two UTF-8 strings as the UTF-16 strings they encode: <0, 0 or >0. Equals
-// byte order except that U+E000..U+FFFF sort after supplementary characters (whose UTF-16
-// form starts with a surrogate D800..DBFF).
-int CompareUtf16Order(std::string_view a, std::string_view b);
+bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& literal);
 
 }  // namespace malachite::odata

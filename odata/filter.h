@@ -8,28 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "common/edm.h"
 #include "common/error.h"
+#include "odata/property_source.h"
 
 namespace malachite::odata {
-
-// A property value as the evaluator reads it, without owning it. `bytes` views memory owned by
-// the source and lives as long as the source does.
-struct ValueView {
-  EdmType type = EdmType::kString;
-  std::int64_t integer = 0;  // Int32, Int64, Boolean (0/1), DateTime ticks
-  double number = 0;         // Double
-  std::string_view bytes;    // String (UTF-8), Guid (16 raw bytes), Binary
-};
-
-// Where the evaluator gets property values from: an entity (PartitionKey, RowKey, Timestamp and
-// custom properties) or a table row (TableName).
-class PropertySource {
- public:
-  virtual ~PropertySource() = default;
-  // The property `name` (case-sensitive), or nullopt when the row has no such property.
-  virtual std::optional<ValueView> Get(std::string_view name) const = 0;
-};
 
 class Expr;  // the parsed tree (ast.h)
 

@@ -122,7 +122,7 @@ KeySet PlanComparison(const Expr& expr, bool negated, const KeyNames& keys) {
   if (literal.type != EdmType::kString) {
     // Azure: spec §6.2 — a key is a String, so against another type the comparison is the same
     // constant for every entity (the evaluator's cross-type rule): everything or nothing.
-    ValueView key;  // an empty String; the value does not matter across types
+    PropertyView key;  // an empty String; the value does not matter across types
     const bool holds = CompareValues(key, expr.op, literal.value) != negated;
     return holds ? All(true) : KeySet{};
   }
@@ -190,11 +190,11 @@ KeySet PlanExpr(const Expr& expr, bool negated, const KeyNames& keys) {
 // The key range covering a box. A RowKey interval only bounds the range where the PartitionKey
 // end is inclusive (inside that partition); elsewhere every RowKey of a partition is scanned,
 // so the range is exact only when the PartitionKey is a single value or the RowKey is free.
-PlanRange RangeOf(const Box& box, bool* exact) {
+KeyRange RangeOf(const Box& box, bool* exact) {
   if (!box.pk.IsPoint() && !box.rk.IsFull()) *exact = false;
-  PlanRange range;
+  KeyRange range;
   if (box.pk.lo) {
-    PlanBound& lower = range.lower.emplace();
+    KeyBound& lower = range.lower.emplace();
     lower.partition_key = box.pk.lo->value;
     lower.inclusive = box.pk.lo->inclusive;
     if (box.pk.lo->inclusive && box.rk.lo) {
@@ -203,7 +203,7 @@ PlanRange RangeOf(const Box& box, bool* exact) {
     }
   }
   if (box.pk.hi) {
-    PlanBound& upper = range.upper.emplace();
+    KeyBound& upper = range.upper.emplace();
     upper.partition_key = box.pk.hi->value;
     upper.inclusive = box.pk.hi->inclusive;
     if (box.pk.hi->inclusive && box.rk.hi) {

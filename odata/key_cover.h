@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "odata/ast.h"
-#include "odata/plan_range.h"
+#include "common/key_range.h"
 
 namespace malachite::odata {
 
@@ -20,7 +20,7 @@ struct KeyNames {
 // Key ranges covering every key a filter can match (a superset), and whether they are exactly
 // the matching keys (then no residual predicate is needed).
 struct KeyCover {
-  std::vector<PlanRange> ranges;  // not normalised: may overlap, in no particular order
+  std::vector<KeyRange> ranges;  // not normalised: may overlap, in no particular order
   bool exact = true;
 };
 

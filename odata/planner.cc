@@ -9,13 +9,13 @@
 namespace malachite::odata {
 namespace {
 
-PlanKind KindOf(const std::vector<PlanRange>& ranges) {
+PlanKind KindOf(const std::vector<KeyRange>& ranges) {
   if (ranges.empty()) return PlanKind::kEmpty;
   bool all_points = true;
-  for (const PlanRange& range : ranges) all_points = all_points && range.IsPoint();
+  for (const KeyRange& range : ranges) all_points = all_points && range.IsPoint();
   if (all_points) return ranges.size() == 1 ? PlanKind::kPoint : PlanKind::kPoints;
   if (ranges.size() > 1) return PlanKind::kRanges;
-  const PlanRange& range = ranges.front();
+  const KeyRange& range = ranges.front();
   if (!range.lower && !range.upper) return PlanKind::kTableScan;
   if (range.IsPartition()) return PlanKind::kPartition;
   if (range.InOnePartition()) return PlanKind::kRowRange;
@@ -134,7 +134,7 @@ ScanPlan ScanPlan::Build(const Filter* filter, std::string_view first_key,
   return plan;
 }
 
-std::vector<PlanRange> ScanPlan::RangesFrom(std::string_view pk,
+std::vector<KeyRange> ScanPlan::RangesFrom(std::string_view pk,
                                             std::optional<std::string_view> rk) const {
   return ClipRanges(ranges_, pk, rk);
 }

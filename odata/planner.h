@@ -2,7 +2,7 @@
 // must scan — a superset of the matching keys, in key order, disjoint — plus the residual predicate
 // that decides each scanned row, and the class of query the real service would run.
 //
-// odata does not know storage: a PlanRange (plan_range.h) is shaped like storage::KeyRange and
+// odata does not know storage: a KeyRange (plan_range.h) is shaped like KeyRange and
 // the server converts one into the other.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "odata/filter.h"
-#include "odata/plan_range.h"
+#include "common/key_range.h"
 
 namespace malachite::odata {
 
@@ -66,7 +66,7 @@ class ScanPlan {
   PlanKind kind() const { return kind_; }
   ServiceClass service_class() const { return service_; }
   // Disjoint, in key order; empty for kEmpty.
-  const std::vector<PlanRange>& ranges() const { return ranges_; }
+  const std::vector<KeyRange>& ranges() const { return ranges_; }
   // The predicate a scanned row must still satisfy: the whole filter, or null when the ranges
   // hold exactly the matching keys (every condition was a key comparison the ranges express).
   const Filter* residual() const { return residual_; }
@@ -75,7 +75,7 @@ class ScanPlan {
 
   // The ranges clipped to keys >= (pk, rk) — with `rk` unset, >= the start of partition `pk` —
   // the resume point of a continuation. Ranges wholly before it are dropped.
-  std::vector<PlanRange> RangesFrom(std::string_view pk, std::optional<std::string_view> rk) const;
+  std::vector<KeyRange> RangesFrom(std::string_view pk, std::optional<std::string_view> rk) const;
 
   // `plan=points(2) service=partition-scan ranges=['a'/'1', 'a'/'2'] residual=none`. A range
   // prints as `'pk'/'rk'` (a point), `'pk'/*` (a whole partition) or `[lower .. upper)` with
@@ -89,7 +89,7 @@ class ScanPlan {
 
   PlanKind kind_ = PlanKind::kTableScan;
   ServiceClass service_ = ServiceClass::kTableScan;
-  std::vector<PlanRange> ranges_;
+  std::vector<KeyRange> ranges_;
   const Filter* residual_ = nullptr;
   bool for_tables_ = false;
 };

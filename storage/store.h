@@ -16,6 +16,8 @@
 #include "common/clock.h"
 #include "common/entity.h"
 #include "common/error.h"
+#include "common/key_range.h"
+#include "common/property_view.h"
 
 namespace malachite::storage {
 
@@ -32,30 +34,6 @@ struct TableInfo {
   std::string account;
   std::string name;  // as created (case preserved)
   std::uint64_t id = 0;
-};
-
-// One end of a key range. With `row_key` unset the bound is the edge of partition
-// `partition_key` (its start for a lower bound, its end for an upper bound).
-struct KeyBound {
-  std::string partition_key;
-  std::optional<std::string> row_key;
-  bool inclusive = true;
-};
-
-// Entities between `lower` and `upper` in (PartitionKey, RowKey) ordinal order; an unset bound is
-// the start/end of the table.
-struct KeyRange {
-  std::optional<KeyBound> lower;
-  std::optional<KeyBound> upper;
-};
-
-// One custom property read in place (same shape as odata::ValueView, which storage may not
-// name). `bytes` views the memory of the EntityView it came from and lives as long as that view.
-struct PropertyView {
-  EdmType type = EdmType::kString;
-  std::int64_t integer = 0;  // Int32, Int64, Boolean (0/1), DateTime ticks
-  double number = 0;         // Double
-  std::string_view bytes;    // String (UTF-8), Guid (16 raw bytes), Binary
 };
 
 // An entity as stored, read lazily from LMDB memory. Valid only inside the visit callback.

@@ -113,7 +113,7 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
       route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
       route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
   if (keys_in_url && grant->range &&
-      !odata::RangeContains(*grant->range, route.partition_key, route.row_key)) {
+      !RangeContains(*grant->range, route.partition_key, route.row_key)) {
     return Fail(ErrorCode::kAuthorizationFailure);
   }
   return Principal{AuthScheme::kSas, account->name,

@@ -13,7 +13,7 @@
 
 #include "common/edm.h"
 #include "common/error.h"
-#include "odata/plan_range.h"
+#include "common/key_range.h"
 #include "server/auth/access_policy.h"
 #include "server/auth/shared_key.h"
 #include "server/http/message.h"
@@ -75,7 +75,7 @@ struct SasGrant {
   std::uint16_t permissions = 0;          // SasPermission bits
   std::uint8_t resource_types = 0;        // account SAS only
   std::string table;                      // table SAS: `tn` as signed
-  std::optional<odata::PlanRange> range;  // table SAS with spk/srk/epk/erk: the keys allowed
+  std::optional<KeyRange> range;  // table SAS with spk/srk/epk/erk: the keys allowed
   std::string version;                    // `sv`, the processing version of the request
 };
 
@@ -97,9 +97,9 @@ Result<SasGrant> VerifySas(const SasToken& token, std::string_view account,
                            const std::vector<HmacSha256Key>& keys, const Request& request,
                            DateTime now, const PolicyLookup& lookup);
 
-// Azure: spec §10.8 "Key-range enforcement" — the keys spk/srk/epk/erk allow, as a PlanRange:
+// Azure: spec §10.8 "Key-range enforcement" — the keys spk/srk/epk/erk allow, as a KeyRange:
 // lower (spk, srk) inclusive or partition spk start; upper (epk, erk) inclusive or partition epk
 // end. nullopt when the token has no range.
-std::optional<odata::PlanRange> SasKeyRange(const SasToken& token);
+std::optional<KeyRange> SasKeyRange(const SasToken& token);
 
 }  // namespace malachite::server

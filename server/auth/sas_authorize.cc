@@ -64,24 +64,24 @@ Result<void> AuthorizeSasEntity(const SasGrant* grant, Operation op, std::string
   if (grant == nullptr) return {};
   if (auto ok = AuthorizeSasOperation(*grant, op, table); !ok) return ok;
   // Azure: spec §10.8 — a point operation outside the key range is refused with 403.
-  if (grant->range && !odata::RangeContains(*grant->range, pk, rk)) {
+  if (grant->range && !RangeContains(*grant->range, pk, rk)) {
     return Fail(ErrorCode::kAuthorizationFailure);
   }
   return {};
 }
 
-std::optional<odata::PlanRange> SasKeyRange(const SasToken& token) {
+std::optional<KeyRange> SasKeyRange(const SasToken& token) {
   if (token.spk.empty() && token.epk.empty()) return std::nullopt;
-  odata::PlanRange range;
+  KeyRange range;
   // spk alone: pk >= spk; spk+srk: (pk, rk) >= (spk, srk). epk alone: pk <= epk; epk+erk:
   // (pk, rk) <= (epk, erk). All inclusive, ordinal.
   if (!token.spk.empty()) {
-    range.lower = odata::PlanBound{
+    range.lower = KeyBound{
         std::string(token.spk),
         token.srk.empty() ? std::nullopt : std::optional<std::string>(token.srk), true};
   }
   if (!token.epk.empty()) {
-    range.upper = odata::PlanBound{
+    range.upper = KeyBound{
         std::string(token.epk),
         token.erk.empty() ? std::nullopt : std::optional<std::string>(token.erk), true};
   }

@@ -9,29 +9,25 @@ namespace {
 // (a scan examines millions of entities per second, a clock read costs ~20 ns).
 constexpr std::uint64_t kBudgetStride = 256;
 
-odata::ValueView StringView(std::string_view text) {
-  odata::ValueView view;
+PropertyView StringView(std::string_view text) {
+  PropertyView view;
   view.type = EdmType::kString;
   view.bytes = text;
   return view;
 }
 
 // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
-std::optional<odata::ValueView> SystemProperty(std::string_view name, std::string_view pk,
+std::optional<PropertyView> SystemProperty(std::string_view name, std::string_view pk,
                                                std::string_view rk, DateTime timestamp) {
   if (name == "PartitionKey") return StringView(pk);
   if (name == "RowKey") return StringView(rk);
   if (name == "Timestamp") {
-    odata::ValueView view;
+    PropertyView view;
     view.type = EdmType::kDateTime;
     view.integer = timestamp.ticks;
     return view;
   }
   return std::nullopt;
-}
-
-storage::KeyBound ToKeyBound(const odata::PlanBound& bound) {
-  return storage::KeyBound{bound.partition_key, bound.row_key, bound.inclusive};
 }
 
 // Fills one page: examines entities in key order until the page is full or the budget is spent;
@@ -61,7 +57,7 @@ class PageBuilder {
     const bool late = page_.scanned > 0 && page_.scanned % kBudgetStride == 0 &&
                       std::chrono::steady_clock::now() > limits_.deadline;
     if (full || late) {
-      page_.next.emplace(std::string(pk), std::string(rk));
+      page_.next = KeyBound{std::string(pk), std::string(rk), true};
       return true;
     }
     ++page_.scanned;
@@ -75,7 +71,7 @@ class PageBuilder {
 
 }  // namespace
 
-std::optional<odata::ValueView> EntitySource::Get(std::string_view name) const {
+std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
   if (auto system =
           SystemProperty(name, entity_.partition_key, entity_.row_key, entity_.timestamp)) {
     return system;
@@ -83,37 +79,30 @@ std::optional<odata::ValueView> EntitySource::Get(std::string_view name) const {
   const Property* property = entity_.Find(name);
   if (property == nullptr) return std::nullopt;
   const EdmValue& value = property->value;
-  return odata::ValueView{value.type, value.integer, value.number, value.bytes};
+  return PropertyView{value.type, value.integer, value.number, value.bytes};
 }
 
-std::optional<odata::ValueView> ViewSource::Get(std::string_view name) const {
+std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
   if (auto system =
           SystemProperty(name, view_.partition_key(), view_.row_key(), view_.timestamp())) {
     return system;
   }
   const auto property = view_.GetProperty(name);
   if (!property) return std::nullopt;
-  return odata::ValueView{property->type, property->integer, property->number, property->bytes};
-}
-
-storage::KeyRange ToKeyRange(const odata::PlanRange& range) {
-  storage::KeyRange out;
-  if (range.lower) out.lower = ToKeyBound(*range.lower);
-  if (range.upper) out.upper = ToKeyBound(*range.upper);
-  return out;
+  return PropertyView{property->type, property->integer, property->number, property->bytes};
 }
 
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
-                            const odata::ScanPlan& plan, const std::optional<ScanStart>& start,
-                            const ScanLimits& limits, const odata::PlanRange* within) {
-  std::vector<odata::PlanRange> clipped;
+                            const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
+                            const ScanLimits& limits, const KeyRange* within) {
+  std::vector<KeyRange> clipped;
   if (start) clipped = plan.RangesFrom(start->partition_key, start->row_key);
-  if (within) clipped = odata::IntersectRanges(start ? clipped : plan.ranges(), *within);
-  const std::vector<odata::PlanRange>& ranges = start || within ? clipped : plan.ranges();
+  if (within) clipped = IntersectRanges(start ? clipped : plan.ranges(), *within);
+  const std::vector<KeyRange>& ranges = start || within ? clipped : plan.ranges();
 
   EntityPage page;
   PageBuilder builder(plan, limits, page);
-  for (const odata::PlanRange& range : ranges) {
+  for (const KeyRange& range : ranges) {
     if (range.IsPoint()) {
       // A single key: one B-tree lookup instead of a cursor.
       auto entity = view.GetEntity(table, range.lower->partition_key, *range.lower->row_key);
@@ -123,7 +112,7 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
     }
     bool stopped = false;
     auto scanned =
-        view.ScanEntities(table, ToKeyRange(range), [&](const storage::EntityView& entity) {
+        view.ScanEntities(table, range, [&](const storage::EntityView& entity) {
           stopped = !builder.Visit(entity);
           return !stopped;
         });

@@ -20,13 +20,6 @@
 
 namespace malachite::server {
 
-// Where a page starts: NextPartitionKey and, optionally, NextRowKey (absent: the start of that
-// partition). Unset: the start of the table.
-struct ScanStart {
-  std::string partition_key;
-  std::optional<std::string> row_key;
-};
-
 struct ScanLimits {
   std::size_t top = 1000;                          // entities per page, 1..1000
   std::chrono::steady_clock::time_point deadline;  // stop scanning after this (partial page)
@@ -35,9 +28,9 @@ struct ScanLimits {
 // One page.
 struct EntityPage {
   std::vector<Entity> entities;  // matches in key order
-  // The key the next page starts at (inclusive): the first entity not examined. Unset when the
-  // plan's ranges are exhausted.
-  std::optional<std::pair<std::string, std::string>> next;
+  // Where the next page starts (inclusive, row key set): the first entity not examined. Unset
+  // when the plan's ranges are exhausted.
+  std::optional<KeyBound> next;
   std::uint64_t scanned = 0;  // entities read from storage (matching or not)
 };
 
@@ -46,7 +39,7 @@ struct EntityPage {
 class EntitySource final : public odata::PropertySource {
  public:
   explicit EntitySource(const Entity& entity) : entity_(entity) {}
-  std::optional<odata::ValueView> Get(std::string_view name) const override;
+  std::optional<PropertyView> Get(std::string_view name) const override;
 
  private:
   const Entity& entity_;
@@ -57,20 +50,19 @@ class EntitySource final : public odata::PropertySource {
 class ViewSource final : public odata::PropertySource {
  public:
   explicit ViewSource(const storage::EntityView& view) : view_(view) {}
-  std::optional<odata::ValueView> Get(std::string_view name) const override;
+  std::optional<PropertyView> Get(std::string_view name) const override;
 
  private:
   const storage::EntityView& view_;
 };
 
-// The storage range of a plan range (same shape, other module).
-storage::KeyRange ToKeyRange(const odata::PlanRange& range);
-
 // Scans `plan` over `table` in `view`. A range that is a single key is read with one GetEntity.
 // With `within` (a SAS key range, spec §10.8) only keys inside it are scanned, so the page and
 // its continuation stay inside the range. Errors: those of the ReadView (kInternalError).
+// `start` is where the page resumes (an inclusive lower bound: NextPartitionKey and, optionally,
+// NextRowKey; unset: the start of the table).
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
-                            const odata::ScanPlan& plan, const std::optional<ScanStart>& start,
-                            const ScanLimits& limits, const odata::PlanRange* within = nullptr);
+                            const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
+                            const ScanLimits& limits, const KeyRange* within = nullptr);
 
 }  // namespace malachite::server

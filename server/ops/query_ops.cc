@@ -18,7 +18,7 @@ struct QueryOptions {
   std::optional<odata::Filter> filter;
   Selection select;
   std::size_t top = 0;
-  std::optional<ScanStart> start;
+  std::optional<KeyBound> start;  // NextPartitionKey/NextRowKey: where the page resumes
 };
 
 Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
@@ -37,7 +37,7 @@ Result<QueryOptions> ParseQueryOptions(const QueryParams& query) {
   if (next_pk != nullptr && !next_pk->empty()) {
     auto pk = DecodeContinuationKey(*next_pk);
     if (!pk) return tl::unexpected(pk.error());
-    ScanStart start{std::move(*pk), std::nullopt};
+    KeyBound start{std::move(*pk), std::nullopt, true};
     const std::string* next_rk = query.Find("NextRowKey");
     if (next_rk != nullptr && !next_rk->empty()) {
       auto rk = DecodeContinuationKey(*next_rk);
@@ -54,7 +54,7 @@ std::optional<std::string> OnePartition(const odata::ScanPlan& plan) {
   const auto& ranges = plan.ranges();
   if (ranges.empty() || !ranges.front().InOnePartition()) return std::nullopt;
   const std::string& key = ranges.front().lower->partition_key;
-  for (const odata::PlanRange& range : ranges) {
+  for (const KeyRange& range : ranges) {
     if (!range.InOnePartition() || range.lower->partition_key != key) return std::nullopt;
   }
   return key;
@@ -123,7 +123,7 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   if (!table) return tl::unexpected(table.error());
   const ScanLimits limits{options->top, std::chrono::steady_clock::now() + ctx.query_budget};
   // Azure: spec §10.8 — a SAS with a key range sees only the entities inside it.
-  const odata::PlanRange* within = ctx.sas && ctx.sas->range ? &*ctx.sas->range : nullptr;
+  const KeyRange* within = ctx.sas && ctx.sas->range ? &*ctx.sas->range : nullptr;
   auto page = ScanPage(**view, *table, plan, options->start, limits, within);
   if (!page) return tl::unexpected(page.error());
   view->reset();  // end the snapshot before rendering
@@ -140,8 +140,8 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
                                    options->select);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   if (page->next) {
-    response.Set("x-ms-continuation-NextPartitionKey", EncodeContinuationKey(page->next->first));
-    response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(page->next->second));
+    response.Set("x-ms-continuation-NextPartitionKey", EncodeContinuationKey(page->next->partition_key));
+    response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(*page->next->row_key));
   }
   if (ctx.explain) response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));
   return outcome;

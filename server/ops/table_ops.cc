@@ -77,9 +77,9 @@ void AppendTableJson(std::string& out, std::string_view name, const TableRender&
 class TableSource final : public odata::PropertySource {
  public:
   explicit TableSource(std::string_view name) : name_(name) {}
-  std::optional<odata::ValueView> Get(std::string_view property) const override {
+  std::optional<PropertyView> Get(std::string_view property) const override {
     if (property != "TableName") return std::nullopt;
-    odata::ValueView value;
+    PropertyView value;
     value.type = EdmType::kString;
     value.bytes = name_;
     return value;
@@ -108,8 +108,8 @@ Result<std::string> ParseTableName(std::string_view body) {
 
 // True when `name` lies in one of the plan's TableName ranges.
 bool InPlan(const odata::ScanPlan& plan, std::string_view name) {
-  for (const odata::PlanRange& range : plan.ranges()) {
-    if (odata::RangeContains(range, name, "")) return true;
+  for (const KeyRange& range : plan.ranges()) {
+    if (RangeContains(range, name, "")) return true;
   }
   return false;
 }

@@ -26,6 +26,8 @@ namespace {
 using malachite::DateTime;
 using malachite::EdmValue;
 using malachite::ErrorCode;
+using malachite::KeyRange;
+using malachite::NormalizeRanges;
 using namespace malachite::odata;
 using malachite::odata::testing::TestRow;
 
@@ -84,8 +86,8 @@ std::vector<Row> MakeTableRows() {
   return rows;
 }
 
-bool InRanges(const std::vector<PlanRange>& ranges, const Row& row) {
-  for (const PlanRange& range : ranges) {
+bool InRanges(const std::vector<KeyRange>& ranges, const Row& row) {
+  for (const KeyRange& range : ranges) {
     if (RangeContains(range, row.first, row.second)) return true;
   }
   return false;

@@ -111,13 +111,13 @@ std::string Joined(std::vector<std::string> keys) {
 // True when the plan scans `row` (one of its ranges holds the row's keys) and its residual passes.
 bool PlanSelects(const ScanPlan& plan, const Row& row, bool tables) {
   auto text = [&](std::string_view name) {
-    const std::optional<ValueView> value = row.properties.Get(name);
+    const std::optional<PropertyView> value = row.properties.Get(name);
     return value && value->type == EdmType::kString ? value->bytes : std::string_view();
   };
   const std::string_view first = text(tables ? "TableName" : "PartitionKey");
   const std::string_view second = tables ? std::string_view() : text("RowKey");
   bool in_range = false;
-  for (const PlanRange& range : plan.ranges())
+  for (const KeyRange& range : plan.ranges())
     in_range = in_range || RangeContains(range, first, second);
   return in_range && plan.Matches(row.properties);
 }

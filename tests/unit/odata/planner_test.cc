@@ -1,5 +1,6 @@
 // The scan planner: golden dumps for every plan shape, and properties — executing a plan (its
 // ranges, then its residual) returns exactly what a full scan with Filter::Matches returns.
+#include "common/encoding.h"
 #include "odata/planner.h"
 
 #include <algorithm>
@@ -289,12 +290,12 @@ std::vector<Row> RandomRows(FilterGen& gen) {
 }
 
 // Keys of the rows in ranges (each row in at most one range), passing the residual.
-std::vector<std::string> Execute(const ScanPlan& plan, const std::vector<PlanRange>& ranges,
+std::vector<std::string> Execute(const ScanPlan& plan, const std::vector<KeyRange>& ranges,
                                  const std::vector<Row>& rows) {
   std::vector<std::string> out;
   for (const Row& row : rows) {
     int containing = 0;
-    for (const PlanRange& range : ranges)
+    for (const KeyRange& range : ranges)
       containing += RangeContains(range, row.key.pk, row.key.rk);
     REQUIRE(containing <= 1);
     if (containing == 1 && plan.Matches(row.row)) out.push_back(row.key.pk + "/" + row.key.rk);
@@ -317,7 +318,7 @@ TEST_CASE("planner: executing the plan equals a full scan, for random filters an
     const auto& ranges = plan.ranges();
     for (std::size_t i = 0; i + 1 < ranges.size(); ++i) {
       // Disjoint and in order: the next range starts at or after this one ends.
-      REQUIRE(PlanRange{ranges[i + 1].lower, ranges[i].upper}.IsEmpty());
+      REQUIRE(KeyRange{ranges[i + 1].lower, ranges[i].upper}.IsEmpty());
     }
     std::vector<std::string> expected;
     for (const Row& row : rows) {

@@ -23,9 +23,9 @@ class TestRow : public PropertySource {
     return *this;
   }
 
-  std::optional<ValueView> Get(std::string_view name) const override {
+  std::optional<PropertyView> Get(std::string_view name) const override {
     for (const auto& [key, value] : properties_) {
-      if (key == name) return ValueView{value.type, value.integer, value.number, value.bytes};
+      if (key == name) return PropertyView{value.type, value.integer, value.number, value.bytes};
     }
     return std::nullopt;
   }

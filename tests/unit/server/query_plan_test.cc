@@ -271,8 +271,8 @@ TEST_CASE_METHOD(PlanFixture,
   }
   Put(entities);
   std::sort(entities.begin(), entities.end(), [](const Entity& a, const Entity& b) {
-    const int pk = odata::CompareUtf16Order(a.partition_key, b.partition_key);
-    return pk != 0 ? pk < 0 : odata::CompareUtf16Order(a.row_key, b.row_key) < 0;
+    const int pk = CompareUtf16Order(a.partition_key, b.partition_key);
+    return pk != 0 ? pk < 0 : CompareUtf16Order(a.row_key, b.row_key) < 0;
   });
   for (int iteration = 0; iteration < 300; ++iteration) {
     int budget = 15;

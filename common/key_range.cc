@@ -1,13 +1,12 @@
-#include "odata/plan_range.h"
+#include "common/key_range.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 
 #include "common/encoding.h"
-#include "odata/evaluator.h"
 
-namespace malachite::odata {
+namespace malachite {
 namespace {
 
 // A position between keys. Every bound is one cut: a lower bound says "keys after this cut", an
@@ -26,7 +25,7 @@ struct Cut {
   std::string_view rk;
 };
 
-Cut LowerCut(const std::optional<PlanBound>& bound) {
+Cut LowerCut(const std::optional<KeyBound>& bound) {
   if (!bound) return {Cut::kMinusInf, {}, {}};
   if (!bound->row_key) {
     return {bound->inclusive ? Cut::kPartitionStart : Cut::kPartitionEnd, bound->partition_key, {}};
@@ -35,7 +34,7 @@ Cut LowerCut(const std::optional<PlanBound>& bound) {
           *bound->row_key};
 }
 
-Cut UpperCut(const std::optional<PlanBound>& bound) {
+Cut UpperCut(const std::optional<KeyBound>& bound) {
   if (!bound) return {Cut::kPlusInf, {}, {}};
   if (!bound->row_key) {
     return {bound->inclusive ? Cut::kPartitionEnd : Cut::kPartitionStart, bound->partition_key, {}};
@@ -65,7 +64,7 @@ int CompareCuts(const Cut& a, const Cut& b) {
   return static_cast<int>(a.pos) - static_cast<int>(b.pos);  // before < after
 }
 
-void AppendBound(std::string& out, const PlanBound& bound) {
+void AppendBound(std::string& out, const KeyBound& bound) {
   AppendQuotedKey(out, bound.partition_key);
   out.push_back('/');
   if (bound.row_key) {
@@ -77,36 +76,36 @@ void AppendBound(std::string& out, const PlanBound& bound) {
 
 }  // namespace
 
-bool PlanRange::IsPoint() const {
+bool KeyRange::IsPoint() const {
   return lower && upper && lower->row_key && upper->row_key && lower->inclusive &&
          upper->inclusive && lower->partition_key == upper->partition_key &&
          *lower->row_key == *upper->row_key;
 }
 
-bool PlanRange::IsPartition() const {
+bool KeyRange::IsPartition() const {
   return lower && upper && !lower->row_key && !upper->row_key && lower->inclusive &&
          upper->inclusive && lower->partition_key == upper->partition_key;
 }
 
-bool PlanRange::InOnePartition() const {
+bool KeyRange::InOnePartition() const {
   if (!lower || !upper || lower->partition_key != upper->partition_key) return false;
   // An exclusive edge lies outside its partition (after it for a lower bound, before it for an
   // upper bound), so such a range is empty or reaches into other partitions.
   return (lower->row_key || lower->inclusive) && (upper->row_key || upper->inclusive);
 }
 
-bool PlanRange::IsEmpty() const { return CompareCuts(LowerCut(lower), UpperCut(upper)) >= 0; }
+bool KeyRange::IsEmpty() const { return CompareCuts(LowerCut(lower), UpperCut(upper)) >= 0; }
 
-std::vector<PlanRange> NormalizeRanges(std::vector<PlanRange> ranges) {
+std::vector<KeyRange> NormalizeRanges(std::vector<KeyRange> ranges) {
   ranges.erase(
-      std::remove_if(ranges.begin(), ranges.end(), [](const PlanRange& r) { return r.IsEmpty(); }),
+      std::remove_if(ranges.begin(), ranges.end(), [](const KeyRange& r) { return r.IsEmpty(); }),
       ranges.end());
-  std::sort(ranges.begin(), ranges.end(), [](const PlanRange& a, const PlanRange& b) {
+  std::sort(ranges.begin(), ranges.end(), [](const KeyRange& a, const KeyRange& b) {
     return CompareCuts(LowerCut(a.lower), LowerCut(b.lower)) < 0;
   });
-  std::vector<PlanRange> merged;
+  std::vector<KeyRange> merged;
   merged.reserve(ranges.size());
-  for (PlanRange& range : ranges) {
+  for (KeyRange& range : ranges) {
     if (!merged.empty() && CompareCuts(LowerCut(range.lower), UpperCut(merged.back().upper)) <= 0) {
       // Overlapping or touching: one range up to the larger upper bound.
       if (CompareCuts(UpperCut(range.upper), UpperCut(merged.back().upper)) > 0) {
@@ -119,27 +118,27 @@ std::vector<PlanRange> NormalizeRanges(std::vector<PlanRange> ranges) {
   return merged;
 }
 
-std::vector<PlanRange> ClipRanges(const std::vector<PlanRange>& ranges, std::string_view pk,
+std::vector<KeyRange> ClipRanges(const std::vector<KeyRange>& ranges, std::string_view pk,
                                   std::optional<std::string_view> rk) {
   const Cut start{rk ? Cut::kBeforeRow : Cut::kPartitionStart, pk, rk.value_or("")};
-  std::vector<PlanRange> clipped;
-  for (const PlanRange& range : ranges) {
+  std::vector<KeyRange> clipped;
+  for (const KeyRange& range : ranges) {
     if (CompareCuts(UpperCut(range.upper), start) <= 0) continue;  // wholly before the start
     clipped.push_back(range);
     if (CompareCuts(LowerCut(range.lower), start) < 0) {
       clipped.back().lower =
-          PlanBound{std::string(pk), rk ? std::optional<std::string>(*rk) : std::nullopt, true};
+          KeyBound{std::string(pk), rk ? std::optional<std::string>(*rk) : std::nullopt, true};
     }
   }
   return clipped;
 }
 
-std::vector<PlanRange> IntersectRanges(const std::vector<PlanRange>& ranges,
-                                       const PlanRange& within) {
-  std::vector<PlanRange> out;
+std::vector<KeyRange> IntersectRanges(const std::vector<KeyRange>& ranges,
+                                       const KeyRange& within) {
+  std::vector<KeyRange> out;
   out.reserve(ranges.size());
-  for (const PlanRange& range : ranges) {
-    PlanRange narrowed = range;
+  for (const KeyRange& range : ranges) {
+    KeyRange narrowed = range;
     // The later of the two lower cuts and the earlier of the two upper cuts.
     if (CompareCuts(LowerCut(within.lower), LowerCut(range.lower)) > 0) {
       narrowed.lower = within.lower;
@@ -152,7 +151,7 @@ std::vector<PlanRange> IntersectRanges(const std::vector<PlanRange>& ranges,
   return out;
 }
 
-bool RangeContains(const PlanRange& range, std::string_view pk, std::string_view rk) {
+bool RangeContains(const KeyRange& range, std::string_view pk, std::string_view rk) {
   return CompareCuts(LowerCut(range.lower), Cut{Cut::kBeforeRow, pk, rk}) <= 0 &&
          CompareCuts(Cut{Cut::kAfterRow, pk, rk}, UpperCut(range.upper)) <= 0;
 }
@@ -172,7 +171,7 @@ void AppendQuotedKey(std::string& out, std::string_view key) {
   out.push_back('\'');
 }
 
-std::string DumpRange(const PlanRange& range) {
+std::string DumpRange(const KeyRange& range) {
   std::string out;
   if (range.IsPoint() || range.IsPartition()) {
     AppendBound(out, *range.lower);
@@ -194,7 +193,7 @@ std::string DumpRange(const PlanRange& range) {
   return out;
 }
 
-std::string DumpRanges(const std::vector<PlanRange>& ranges) {
+std::string DumpRanges(const std::vector<KeyRange>& ranges) {
   std::string out = "[";
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     if (i > 0) out += ", ";
@@ -204,4 +203,4 @@ std::string DumpRanges(const std::vector<PlanRange>& ranges) {
   return out;
 }
 
-}  // namespace malachite::odata
+}  // namespace malachite

@@ -1,0 +1,20 @@
+// Where the $filter evaluator gets property values from: an entity (PartitionKey, RowKey,
+// Timestamp and custom properties) or a table row (TableName).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "common/property_view.h"
+
+namespace malachite::odata {
+
+class PropertySource {
+ public:
+  virtual ~PropertySource() = default;
+  // The property `name` (case-sensitive), or nullopt when the row has no such property. The view
+  // lives as long as the source.
+  virtual std::optional<PropertyView> Get(std::string_view name) const = 0;
+};
+
+}  // namespace malachite::odata
