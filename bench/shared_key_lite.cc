@@ -23,8 +23,11 @@ std::string SharedKeyLiteSigner::Authorization(std::string_view date, std::strin
   to_sign.append(date).append("\n/").append(account_).append(path);
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int mac_size = 0;
-  HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
-       reinterpret_cast<const unsigned char*>(to_sign.data()), to_sign.size(), mac, &mac_size);
+  if (HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
+           reinterpret_cast<const unsigned char*>(to_sign.data()), to_sign.size(), mac,
+           &mac_size) == nullptr) {
+    throw std::runtime_error("HMAC-SHA256 failed");
+  }
   std::string signature =
       Base64Encode(std::string_view(reinterpret_cast<const char*>(mac), mac_size));
   return "SharedKeyLite " + account_ + ":" + signature;

@@ -1,7 +1,5 @@
 #include "server/auth/authenticator.h"
 
-#include <openssl/crypto.h>
-
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/limits.h"
@@ -40,18 +38,6 @@ std::optional<ParsedAuthorization> ParseAuthorization(std::string_view value) {
     return out;
   }
   return std::nullopt;
-}
-
-bool SignatureMatches(const std::vector<HmacSha256Key>& keys, std::string_view to_sign,
-                      std::string_view signature) {
-  for (const HmacSha256Key& key : keys) {
-    const std::string expected = key.Sign(to_sign);
-    if (expected.size() == signature.size() &&
-        CRYPTO_memcmp(expected.data(), signature.data(), expected.size()) == 0) {
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -141,9 +127,9 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
                                   ? SharedKeyStringToSign(request, route)
                                   : SharedKeyLiteStringToSign(request, route);
-  if (SignatureMatches(account->keys, to_sign, parsed->signature)) {
-    return Principal{parsed->scheme, account->name, nullptr};
-  }
+  auto matches = SignatureMatches(account->keys, to_sign, parsed->signature);
+  if (!matches) return tl::unexpected(matches.error());
+  if (*matches) return Principal{parsed->scheme, account->name, nullptr};
   if (route.secondary) {
     // Emulator: the service strips "-secondary" from the path it signs (spec §10.4). The Python
     // SDK signs the primary URL and only then moves the request to the secondary
@@ -154,9 +140,9 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
     const std::string alt = parsed->scheme == AuthScheme::kSharedKey
                                 ? SharedKeyStringToSign(request, primary)
                                 : SharedKeyLiteStringToSign(request, primary);
-    if (SignatureMatches(account->keys, alt, parsed->signature)) {
-      return Principal{parsed->scheme, account->name, nullptr};
-    }
+    auto alt_matches = SignatureMatches(account->keys, alt, parsed->signature);
+    if (!alt_matches) return tl::unexpected(alt_matches.error());
+    if (*alt_matches) return Principal{parsed->scheme, account->name, nullptr};
   }
   // Azure: spec §10.5.
   return AuthFailed("The MAC signature found in the HTTP request '" +

@@ -4,7 +4,6 @@
 #include "server/auth/sas.h"
 
 #include <arpa/inet.h>
-#include <openssl/crypto.h>
 
 #include <array>
 #include <cstring>
@@ -97,13 +96,9 @@ Result<void> CheckSignature(const std::vector<HmacSha256Key>& keys, std::string_
   for (char& c : signature) {
     if (c == ' ') c = '+';
   }
-  for (const HmacSha256Key& key : keys) {
-    const std::string expected = key.Sign(to_sign);
-    if (expected.size() == signature.size() &&
-        CRYPTO_memcmp(expected.data(), signature.data(), expected.size()) == 0) {
-      return {};
-    }
-  }
+  auto matches = SignatureMatches(keys, to_sign, signature);
+  if (!matches) return tl::unexpected(matches.error());
+  if (*matches) return {};
   // Azure: spec §10.8.
   return AuthFailed("Signature did not match. String to sign used was " + to_sign);
 }

@@ -72,11 +72,11 @@ enum SasResourceType : std::uint8_t {
 // What a verified token allows.
 struct SasGrant {
   bool account_sas = false;
-  std::uint16_t permissions = 0;          // SasPermission bits
-  std::uint8_t resource_types = 0;        // account SAS only
-  std::string table;                      // table SAS: `tn` as signed
-  std::optional<KeyRange> range;  // table SAS with spk/srk/epk/erk: the keys allowed
-  std::string version;                    // `sv`, the processing version of the request
+  std::uint16_t permissions = 0;    // SasPermission bits
+  std::uint8_t resource_types = 0;  // account SAS only
+  std::string table;                // table SAS: `tn` as signed
+  std::optional<KeyRange> range;    // table SAS with spk/srk/epk/erk: the keys allowed
+  std::string version;              // `sv`, the processing version of the request
 };
 
 // Finds stored access policy `id` of table `table` of `account` at request time (so policies

@@ -76,14 +76,14 @@ std::optional<KeyRange> SasKeyRange(const SasToken& token) {
   // spk alone: pk >= spk; spk+srk: (pk, rk) >= (spk, srk). epk alone: pk <= epk; epk+erk:
   // (pk, rk) <= (epk, erk). All inclusive, ordinal.
   if (!token.spk.empty()) {
-    range.lower = KeyBound{
-        std::string(token.spk),
-        token.srk.empty() ? std::nullopt : std::optional<std::string>(token.srk), true};
+    range.lower =
+        KeyBound{std::string(token.spk),
+                 token.srk.empty() ? std::nullopt : std::optional<std::string>(token.srk), true};
   }
   if (!token.epk.empty()) {
-    range.upper = KeyBound{
-        std::string(token.epk),
-        token.erk.empty() ? std::nullopt : std::optional<std::string>(token.erk), true};
+    range.upper =
+        KeyBound{std::string(token.epk),
+                 token.erk.empty() ? std::nullopt : std::optional<std::string>(token.erk), true};
   }
   return range;
 }

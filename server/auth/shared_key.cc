@@ -1,8 +1,14 @@
 #include "server/auth/shared_key.h"
 
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 
 #include "common/encoding.h"
 
@@ -62,61 +68,113 @@ std::string SharedKeyLiteStringToSign(const Request& request, const Route& route
   return out;
 }
 
-// RFC 2104: HMAC(K, m) = H((K' ^ opad) || H((K' ^ ipad) || m)), K' = K padded to the block
-// (hashed first when longer than a block).
-struct HmacSha256Key::Contexts {
-  EVP_MD_CTX* inner = EVP_MD_CTX_new();
-  EVP_MD_CTX* outer = EVP_MD_CTX_new();
-  ~Contexts() {
-    EVP_MD_CTX_free(inner);
-    EVP_MD_CTX_free(outer);
+namespace {
+
+// The HMAC implementation of the default provider, looked up once.
+EVP_MAC* HmacAlgorithm() {
+  static EVP_MAC* const algorithm = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  return algorithm;
+}
+
+// OpenSSL's reasons for the last failure on this thread, for logs.
+std::string OpenSslError(std::string_view step) {
+  std::string out = "HMAC-SHA256: ";
+  out += step;
+  while (const unsigned long code = ERR_get_error()) {
+    char text[256];
+    ERR_error_string_n(code, text, sizeof text);
+    out += "; ";
+    out += text;
   }
+  return out;
+}
+
+// Distinguishes keys in the per-thread cache below (ids are never reused, addresses could be).
+std::atomic<std::uint64_t> next_key_id{1};
+
+}  // namespace
+
+struct HmacSha256Key::State {
+  std::uint64_t id = 0;
+  EVP_MAC_CTX* keyed = nullptr;  // holds the key; only duplicated, never used to sign
+  std::string error;             // why `keyed` is null
+  State() = default;
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  ~State() { EVP_MAC_CTX_free(keyed); }
 };
 
 HmacSha256Key::HmacSha256Key(std::string_view raw_key) {
-  constexpr std::size_t kBlock = 64;
-  unsigned char block[kBlock] = {};
-  if (raw_key.size() > kBlock) {
-    unsigned int length = 0;
-    EVP_Digest(raw_key.data(), raw_key.size(), block, &length, EVP_sha256(), nullptr);
+  auto state = std::make_shared<State>();
+  state->id = next_key_id.fetch_add(1, std::memory_order_relaxed);
+  EVP_MAC* algorithm = HmacAlgorithm();
+  EVP_MAC_CTX* ctx = algorithm != nullptr ? EVP_MAC_CTX_new(algorithm) : nullptr;
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                               OSSL_PARAM_construct_end()};
+  if (ctx != nullptr && EVP_MAC_init(ctx, reinterpret_cast<const unsigned char*>(raw_key.data()),
+                                     raw_key.size(), params) == 1) {
+    state->keyed = ctx;
   } else {
-    std::copy(raw_key.begin(), raw_key.end(), block);
+    state->error = OpenSslError(ctx == nullptr ? "no HMAC context" : "EVP_MAC_init");
+    EVP_MAC_CTX_free(ctx);
   }
-  unsigned char ipad[kBlock];
-  unsigned char opad[kBlock];
-  for (std::size_t i = 0; i < kBlock; ++i) {
-    ipad[i] = block[i] ^ 0x36;
-    opad[i] = block[i] ^ 0x5c;
-  }
-  auto contexts = std::make_shared<Contexts>();
-  EVP_DigestInit_ex(contexts->inner, EVP_sha256(), nullptr);
-  EVP_DigestUpdate(contexts->inner, ipad, kBlock);
-  EVP_DigestInit_ex(contexts->outer, EVP_sha256(), nullptr);
-  EVP_DigestUpdate(contexts->outer, opad, kBlock);
-  contexts_ = std::move(contexts);
+  state_ = std::move(state);
 }
 
-std::string HmacSha256Key::Sign(std::string_view text) const {
-  // One scratch context per thread; the precomputed contexts are only read (copied from).
-  struct Scratch {
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    ~Scratch() { EVP_MD_CTX_free(ctx); }
+Result<std::string> HmacSha256Key::Sign(std::string_view text) const {
+  if (state_->keyed == nullptr) return Fail(ErrorCode::kInternalError, {}, state_->error);
+  // One keyed context per thread and key (a request signs with one or two account keys), so
+  // signing re-initializes a context instead of allocating one per request.
+  struct Slot {
+    std::uint64_t id = 0;
+    EVP_MAC_CTX* ctx = nullptr;
   };
-  thread_local Scratch scratch;
-  unsigned char inner_digest[EVP_MAX_MD_SIZE];
+  struct Cache {
+    std::array<Slot, 4> slots{};
+    std::size_t next = 0;
+    ~Cache() {
+      for (Slot& slot : slots) EVP_MAC_CTX_free(slot.ctx);
+    }
+  };
+  thread_local Cache cache;
+  EVP_MAC_CTX* ctx = nullptr;
+  for (const Slot& slot : cache.slots) {
+    if (slot.id == state_->id) ctx = slot.ctx;
+  }
+  if (ctx == nullptr) {
+    ctx = EVP_MAC_CTX_dup(state_->keyed);
+    if (ctx == nullptr) return Fail(ErrorCode::kInternalError, {}, OpenSslError("EVP_MAC_CTX_dup"));
+    Slot& slot = cache.slots[cache.next];
+    cache.next = (cache.next + 1) % cache.slots.size();
+    EVP_MAC_CTX_free(slot.ctx);
+    slot = Slot{state_->id, ctx};
+  }
   unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int inner_length = 0;
-  unsigned int length = 0;
-  EVP_MD_CTX_copy_ex(scratch.ctx, contexts_->inner);
-  EVP_DigestUpdate(scratch.ctx, text.data(), text.size());
-  EVP_DigestFinal_ex(scratch.ctx, inner_digest, &inner_length);
-  EVP_MD_CTX_copy_ex(scratch.ctx, contexts_->outer);
-  EVP_DigestUpdate(scratch.ctx, inner_digest, inner_length);
-  EVP_DigestFinal_ex(scratch.ctx, digest, &length);
+  std::size_t length = 0;
+  // A null key re-initializes with the key the context already holds.
+  if (EVP_MAC_init(ctx, nullptr, 0, nullptr) != 1 ||
+      EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(text.data()), text.size()) != 1 ||
+      EVP_MAC_final(ctx, digest, &length, sizeof digest) != 1) {
+    return Fail(ErrorCode::kInternalError, {}, OpenSslError("signing"));
+  }
   return Base64Encode(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
-std::string ComputeSignature(std::string_view raw_key, std::string_view string_to_sign) {
+Result<bool> SignatureMatches(const std::vector<HmacSha256Key>& keys, std::string_view to_sign,
+                              std::string_view signature) {
+  for (const HmacSha256Key& key : keys) {
+    auto expected = key.Sign(to_sign);
+    if (!expected) return tl::unexpected(expected.error());
+    if (expected->size() == signature.size() &&
+        CRYPTO_memcmp(expected->data(), signature.data(), signature.size()) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<std::string> ComputeSignature(std::string_view raw_key, std::string_view string_to_sign) {
   return HmacSha256Key(raw_key).Sign(string_to_sign);
 }
 

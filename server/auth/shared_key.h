@@ -5,7 +5,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "common/error.h"
 #include "server/http/message.h"
 #include "server/http/route.h"
 
@@ -24,22 +26,29 @@ std::string SharedKeyStringToSign(const Request& request, const Route& route);
 // Azure: spec §10.3 — Date \n CanonicalizedResource.
 std::string SharedKeyLiteStringToSign(const Request& request, const Route& route);
 
-// An HMAC-SHA256 key with its inner and outer pad blocks hashed once, so that signing a request
-// costs two short digest runs (the one-shot HMAC() of OpenSSL 3 re-fetches the algorithm and
-// re-hashes the pads on every call: ~5x slower). Immutable after construction; Sign is
-// thread-safe.
+// An account key ready to sign with HMAC-SHA256 (OpenSSL's EVP_MAC "HMAC" with SHA256). The key is
+// set once; each thread re-initializes its own copy of the keyed context per signature, which
+// reuses the pad digests OpenSSL computed from the key. Immutable after construction; Sign and
+// Matches are thread-safe.
 class HmacSha256Key {
  public:
   explicit HmacSha256Key(std::string_view raw_key);
-  // base64(HMAC-SHA256(key, text)).
-  std::string Sign(std::string_view text) const;
+  // base64(HMAC-SHA256(key, text)). Errors: kInternalError (with OpenSSL's reason in detail) when
+  // OpenSSL fails, which only a broken OpenSSL installation does.
+  Result<std::string> Sign(std::string_view text) const;
 
  private:
-  struct Contexts;
-  std::shared_ptr<const Contexts> contexts_;
+  struct State;
+  std::shared_ptr<const State> state_;
 };
 
+// True when `signature` (base64) is HMAC-SHA256 of `to_sign` under one of `keys`, compared in
+// constant time. Errors: those of HmacSha256Key::Sign.
+Result<bool> SignatureMatches(const std::vector<HmacSha256Key>& keys, std::string_view to_sign,
+                              std::string_view signature);
+
 // base64(HMAC-SHA256(raw_key, string_to_sign)). `raw_key` is the base64-decoded account key.
-std::string ComputeSignature(std::string_view raw_key, std::string_view string_to_sign);
+// Errors: those of HmacSha256Key::Sign.
+Result<std::string> ComputeSignature(std::string_view raw_key, std::string_view string_to_sign);
 
 }  // namespace malachite::server

@@ -1,5 +1,6 @@
 // Signature vectors computed independently (Python hmac/hashlib over the strings the SDKs sign).
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "common/datetime.h"
 #include "server/auth/authenticator.h"
@@ -41,6 +42,41 @@ std::string Check(const Request& request, DateTime now = At(kDate)) {
 }
 
 }  // namespace
+
+TEST_CASE("shared_key: HMAC-SHA256 matches RFC 4231 (short key, and a key longer than a block)",
+          "[auth]") {
+  CHECK(ComputeSignature("Jefe", "what do ya want for nothing?").value() ==
+        "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
+  CHECK(ComputeSignature(std::string(131, '\xaa'),
+                         "Test Using Larger Than Block-Size Key - Hash Key First")
+            .value() == "YOQxWR7gtn8Niiaqy/W3f44LxiE3KMUUBUYEDw7jf1Q=");
+}
+
+TEST_CASE("shared_key: one key signs the same on every thread, with more keys than a thread caches",
+          "[auth]") {
+  const std::vector<std::string> expected = {"gmJTR3tgd4szrnzQubh30SHo3jrxqeF5H3L2kpM8v+8=",
+                                             "AzAxboz1HE7mWOPyKRMy1Ni9ADu22RkXrhJEkEosZ6I=",
+                                             "tD6AwFxZ5HKAz9o35+TZZnlLrw1DUdNuCvj3Bnv1gsw=",
+                                             "9epRCe1A8sbQamBVfjPuu3qqYThhW+viDcVSoBPsq2w=",
+                                             "HUFk1I4//oKyepiQNggA8WDZK2UhTQdnhx2UuTVJdpM=",
+                                             "H+HN0jthLXF0nG555WsiRIUVuatCWaewDqyetAzcw3I="};
+  std::vector<HmacSha256Key> keys;
+  for (std::size_t i = 0; i < expected.size(); ++i) keys.emplace_back("key-" + std::to_string(i));
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < mismatches.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        const std::size_t i = (round * 7 + t) % keys.size();
+        if (keys[i].Sign("text").value() != expected[i]) ++mismatches[t];
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(mismatches == std::vector<int>(4, 0));
+  CHECK(SignatureMatches(keys, "text", expected[5]).value());
+  CHECK_FALSE(SignatureMatches(keys, "text", "AAAA" + expected[5].substr(4)).value());
+}
 
 TEST_CASE("shared_key: string-to-sign of the JS SDK (SharedKeyLite, raw quotes in the path)",
           "[auth]") {

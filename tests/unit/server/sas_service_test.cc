@@ -77,7 +77,7 @@ class Fixture {
     const SasToken token = ParseSasToken(route->query);
     const std::string to_sign = table ? TableSasStringToSign("devstoreaccount1", token)
                                       : AccountSasStringToSign("devstoreaccount1", token);
-    return PercentEncode(ComputeSignature(*Base64Decode(kDevAccountKey), to_sign));
+    return PercentEncode(ComputeSignature(*Base64Decode(kDevAccountKey), to_sign).value());
   }
 
   Response Run(std::string method, std::string target, std::string body,

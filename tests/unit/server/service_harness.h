@@ -17,7 +17,7 @@ inline void SignSharedKeyLite(Request& request, const Route& route) {
   const std::string key = *Base64Decode(kDevAccountKey);
   request.headers.push_back(
       {"Authorization", "SharedKeyLite devstoreaccount1:" +
-                            ComputeSignature(key, SharedKeyLiteStringToSign(request, route))});
+                            ComputeSignature(key, SharedKeyLiteStringToSign(request, route)).value()});
 }
 
 // Runs `exchange` through the pipeline; a write goes through the store synchronously, as the
