@@ -3,6 +3,8 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/url/encode.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,11 @@
 
 namespace malachite::bench {
 namespace {
+
+// A query parameter value, percent-encoded (RFC 3986 unreserved characters stay as they are).
+std::string PercentEncode(std::string_view text) {
+  return boost::urls::encode(text, boost::urls::unreserved_chars);
+}
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;

@@ -38,13 +38,6 @@ std::string ToValidUtf8(std::string_view text);
 // Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
 std::size_t Utf16Length(std::string_view text);
 
-// Decodes %XX escapes (invalid escapes are kept literally). `plus_is_space` for query strings
-// in application/x-www-form-urlencoded style; Azure clients never rely on '+' meaning space in
-// paths, so paths decode with it false.
-std::string PercentDecode(std::string_view text, bool plus_is_space = false);
-// Percent-encodes every byte outside RFC 3986 unreserved (A-Z a-z 0-9 - . _ ~).
-std::string PercentEncode(std::string_view text);
-
 // ASCII lower-casing (table names are ASCII).
 std::string AsciiLower(std::string_view text);
 bool AsciiIEquals(std::string_view a, std::string_view b);

@@ -1,6 +1,7 @@
 // Routing (spec §1): the request-target is split into account, resource and query; the resource
 // form and the effective verb pick the Operation. Hand-written scanning, no regex: this runs on
 // every request.
+#include "server/http/url_coding.h"
 #include "server/http/router.h"
 
 #include "common/encoding.h"

@@ -1,3 +1,4 @@
+#include "server/http/url_coding.h"
 #include "server/ops/entity_ops.h"
 
 #include <memory>

@@ -1,3 +1,4 @@
+#include "server/http/url_coding.h"
 #include "server/traffic/traffic_endpoints.h"
 
 #include <fmt/format.h>

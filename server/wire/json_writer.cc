@@ -1,3 +1,4 @@
+#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 #include <charconv>

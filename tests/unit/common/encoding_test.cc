@@ -97,19 +97,6 @@ TEST_CASE("encoding: Utf16Length counts surrogate pairs as two units", "[common]
   CHECK(Utf16Length("\xf0\x9f\x98\x80") == 2);
 }
 
-TEST_CASE("encoding: percent coding follows RFC 3986 unreserved characters", "[common]") {
-  CHECK(PercentEncode("a-b.c_d~e") == "a-b.c_d~e");
-  CHECK(PercentEncode("r'1 /?#") == "r%271%20%2F%3F%23");
-  CHECK(PercentEncode("\xc3\xa9") == "%C3%A9");
-  CHECK(PercentDecode("r%271%20%2f") == "r'1 /");
-  CHECK(PercentDecode("a+b") == "a+b");
-  CHECK(PercentDecode("a+b", true) == "a b");
-  CHECK(PercentDecode("100%") == "100%");
-  CHECK(PercentDecode("%zz%4") == "%zz%4");
-  CHECK(PercentDecode("%41%42") == "AB");
-  CHECK(PercentDecode(PercentEncode("any \x01 bytes\xff")) == "any \x01 bytes\xff");
-}
-
 TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {
   CHECK(AsciiLower("MyTable9\xc3\x89") == "mytable9\xc3\x89");
   CHECK(AsciiIEquals("Tables", "tABLES"));

@@ -10,6 +10,7 @@
 
 #include "common/encoding.h"
 #include "odata/evaluator.h"
+#include "server/http/url_coding.h"
 #include "server/ops/query_log.h"
 #include "server/ops/query_ops.h"
 #include "tests/unit/server/handler_harness.h"

@@ -7,6 +7,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "server/http/url_coding.h"
 #include "server/auth/sas.h"
 #include "server/auth/shared_key.h"
 #include "server/http/router.h"
