@@ -1,6 +1,7 @@
 #include "common/datetime.h"
 
 #include <array>
+#include <chrono>
 #include <cstring>
 
 namespace malachite {
@@ -16,40 +17,10 @@ constexpr std::array<std::string_view, 7> kWeekdays = {"Sun", "Mon", "Tue", "Wed
 constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
-struct Civil {
-  int year;
-  int month;  // 1..12
-  int day;    // 1..31
-};
-
-bool IsLeap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int DaysInMonth(int year, int month) {
-  constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && IsLeap(year) ? 29 : kDays[month - 1];
-}
-
-// Howard Hinnant's days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
-std::int64_t DaysFromCivil(int y, int m, int d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const std::int64_t yoe = y - era * 400;
-  const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-// Inverse of DaysFromCivil.
-Civil CivilFromDays(std::int64_t z) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const std::int64_t doe = z - era * 146097;
-  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const std::int64_t mp = (5 * doy + 2) / 153;
-  const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  return Civil{static_cast<int>(yoe + era * 400 + (m <= 2)), m, d};
+// The proleptic Gregorian date of a day counted from 0001-01-01 (the tick epoch).
+std::chrono::year_month_day DateOfDay(std::int64_t day) {
+  return std::chrono::year_month_day{
+      std::chrono::sys_days{std::chrono::days{day - kUnixEpochDays}}};
 }
 
 // Reads exactly `n` ASCII digits at `pos`; -1 when any is not a digit.
@@ -67,11 +38,11 @@ int ReadDigits(std::string_view s, std::size_t pos, std::size_t n) {
 // Ticks of a validated civil date and time of day.
 std::optional<std::int64_t> ToTicks(int year, int month, int day, int hour, int minute,
                                     int second) {
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) ||
-      hour > 23 || minute > 59 || second > 59) {
-    return std::nullopt;
-  }
-  const std::int64_t days = DaysFromCivil(year, month, day) + kUnixEpochDays;
+  const std::chrono::year_month_day date{std::chrono::year{year},
+                                         std::chrono::month{static_cast<unsigned>(month)},
+                                         std::chrono::day{static_cast<unsigned>(day)}};
+  if (year < 1 || !date.ok() || hour > 23 || minute > 59 || second > 59) return std::nullopt;
+  const std::int64_t days = std::chrono::sys_days{date}.time_since_epoch().count() + kUnixEpochDays;
   return days * kTicksPerDay + (hour * 3600LL + minute * 60LL + second) * kTicksPerSecond;
 }
 
@@ -90,13 +61,13 @@ int PutIsoSeconds(char* p, DateTime t) {
   std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
   const std::int64_t days = ticks / kTicksPerDay;
   std::int64_t rest = ticks % kTicksPerDay;
-  const Civil c = CivilFromDays(days - kUnixEpochDays);
+  const std::chrono::year_month_day date = DateOfDay(days);
   const int secs = static_cast<int>(rest / kTicksPerSecond);
-  Put4(p, c.year);
+  Put4(p, static_cast<int>(date.year()));
   p[4] = '-';
-  Put2(p + 5, c.month);
+  Put2(p + 5, static_cast<int>(static_cast<unsigned>(date.month())));
   p[7] = '-';
-  Put2(p + 8, c.day);
+  Put2(p + 8, static_cast<int>(static_cast<unsigned>(date.day())));
   p[10] = 'T';
   Put2(p + 11, secs / 3600);
   p[13] = ':';
@@ -194,8 +165,9 @@ std::string FormatRfc1123(DateTime t) {
   char iso[28];
   PutIsoSeconds(iso, t);
   const std::int64_t days = (t.ticks < 0 ? 0 : t.ticks) / kTicksPerDay;
-  // 0001-01-01 was a Monday.
-  const std::string_view weekday = kWeekdays[(days + 1) % 7];
+  const std::chrono::weekday day_of_week{
+      std::chrono::sys_days{std::chrono::days{days - kUnixEpochDays}}};
+  const std::string_view weekday = kWeekdays[day_of_week.c_encoding()];
   const int month = (iso[5] - '0') * 10 + (iso[6] - '0');
   char buf[29];
   std::memcpy(buf, weekday.data(), 3);

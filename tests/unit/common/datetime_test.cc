@@ -89,6 +89,18 @@ TEST_CASE("datetime: RFC 1123 format and parse agree", "[common]") {
   CHECK(FormatIso8601(*ParseRfc1123("Mon, 1 Jan 2024 00:00:01 GMT")) == "2024-01-01T00:00:01Z");
 }
 
+TEST_CASE("datetime: calendar edges (year 1, Gregorian leap rules, year 9999) format and parse",
+          "[common]") {
+  CHECK(FormatRfc1123(DateTime{0}) == "Mon, 01 Jan 0001 00:00:00 GMT");
+  CHECK(FormatRfc1123(*ParseIso8601("1600-02-29T00:00:00Z")) == "Tue, 29 Feb 1600 00:00:00 GMT");
+  CHECK(FormatRfc1123(*ParseIso8601("2000-02-29T12:00:00Z")) == "Tue, 29 Feb 2000 12:00:00 GMT");
+  CHECK(FormatRfc1123(*ParseIso8601("9999-12-31T23:59:59Z")) == "Fri, 31 Dec 9999 23:59:59 GMT");
+  CHECK_FALSE(ParseIso8601("1900-02-29T00:00:00Z"));  // 1900 is not a leap year
+  CHECK_FALSE(ParseIso8601("2023-04-31T00:00:00Z"));
+  CHECK_FALSE(ParseIso8601("0000-01-01T00:00:00Z"));
+  CHECK(FormatIso8601(*ParseIso8601("1900-03-01T00:00:00Z")) == "1900-03-01T00:00:00Z");
+}
+
 TEST_CASE("datetime: ParseRfc1123 rejects malformed dates", "[common]") {
   for (std::string_view bad : {"", "Sat", "Sat, 21 Nov 2026 05:21:46",
                                "Sat, 21 Nov 2026 05:21:46 UTC", "Sat 21 Nov 2026 05:21:46 GMT",
