@@ -1,4 +1,5 @@
-// malachite(1): the man page, generated from the option table so that it cannot drift from --help.
+#include "config/man_page.h"
+
 #include <string>
 #include <string_view>
 

@@ -115,8 +115,4 @@ struct OptionHelp {
 };
 std::vector<OptionHelp> OptionHelps();
 
-// The man page malachite(1) in roff, generated from the same table as --help (the build writes
-// it with `malachite --man`; `cmake --install` puts it in share/man/man1).
-std::string ManPage();
-
 }  // namespace malachite

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "config/server_config.h"
+#include "config/man_page.h"
 #include "server/net/listener.h"
 #include "server/net/logging.h"
 #include "server/net/probe.h"

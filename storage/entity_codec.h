@@ -45,8 +45,4 @@ class EntityRecord {
 // The whole entity with the given keys. Errors: kInternalError for a malformed record.
 Result<Entity> DecodeEntity(std::string_view pk, std::string_view rk, std::string_view record);
 
-// `v1 ts=<ticks> props=[Name:String="x", Qty:Int32=3]`; Binary as base16, Guid as text form,
-// Double with %.17g. For tests and logs; `<malformed ...>` when the bytes do not parse.
-std::string DumpEntityRecord(std::string_view record);
-
 }  // namespace malachite::storage

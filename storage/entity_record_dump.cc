@@ -1,4 +1,5 @@
-// DumpEntityRecord: the canonical printable form of an entity record (tests compare it).
+#include "storage/entity_record_dump.h"
+
 #include <cinttypes>
 #include <cstdio>
 

@@ -1,4 +1,5 @@
 #include "config/server_config.h"
+#include "config/man_page.h"
 
 #include <unistd.h>
 

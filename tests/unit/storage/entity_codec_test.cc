@@ -1,4 +1,5 @@
 #include "storage/entity_codec.h"
+#include "storage/entity_record_dump.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
