@@ -1,0 +1,81 @@
+// Throttling as a .NET application meets it: 503 ServerBusy, retried by the SDK's retry policy
+// (Azure.Core retries 503 with back-off), so the caller's operation succeeds.
+using Azure;
+using Azure.Data.Tables;
+using Malachite.E2E.Support;
+using Xunit;
+
+namespace Malachite.E2E;
+
+// A slow partition target so a few dozen requests exceed it; a burst of 200 ms at 50/s = 10 entities.
+public class ThrottledServerFixture : ServerFixture
+{
+    protected override string[] ServerArgs =>
+        ["--throttling", "on", "--partition-rate", "50", "--throttle-burst-ms", "200"];
+}
+
+public class ThrottlingTests(ThrottledServerFixture fixture) : IClassFixture<ThrottledServerFixture>
+{
+    [Fact]
+    public async Task ServerBusyIsRetriedByTheSdkUntilTheWritesSucceed()
+    {
+        var recorder = new Recorder();
+        var options = Clients.Recording(recorder, maxRetries: 20);
+        options.Retry.Delay = TimeSpan.FromMilliseconds(50);
+        options.Retry.MaxDelay = TimeSpan.FromMilliseconds(400);
+        var table = await fixture.NewTableAsync("busy", options);
+        // 60 inserts at once into one partition held to 50 entities/s: some are refused at first.
+        await Task.WhenAll(Enumerable.Range(0, 60)
+                               .Select(i => table.AddEntityAsync(new TableEntity("hot", $"r{i:D2}"))));
+        Assert.Equal(60, (await table.QueryAsync<TableEntity>(e => e.PartitionKey == "hot").ToListAsync()).Count);
+
+        var busy = recorder.Exchanges.Where(e => e.Status == 503).ToList();
+        Assert.NotEmpty(busy);
+        Assert.All(busy, e => Assert.Equal("ServerBusy", e.ResponseHeaders["x-ms-error-code"]));
+        // Every refused insert was sent again, and the retries are what made all 60 succeed.
+        Assert.Equal(60 + busy.Count, recorder.Exchanges.Count(e => e.Method == "POST" && e.Uri.AbsolutePath.EndsWith(table.Name)));
+    }
+
+    [Fact]
+    public async Task WithoutRetriesTheCallerSeesServerBusy()
+    {
+        var table = await fixture.NewTableAsync("busy2");
+        var errors = new List<RequestFailedException>();
+        await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
+        {
+            try
+            {
+                await table.UpsertEntityAsync(new TableEntity("hot", $"r{i:D2}"));
+            }
+            catch (RequestFailedException e)
+            {
+                lock (errors) errors.Add(e);
+            }
+        }));
+        Assert.NotEmpty(errors);
+        Assert.All(errors, e => Assert.Equal((503, "ServerBusy"), (e.Status, e.ErrorCode)));
+    }
+}
+
+// Fault rules (--fault) make a named operation fail a set number of times: the SDK's default retry
+// policy recovers from exactly that many ServerBusy answers.
+public class FaultServerFixture : ServerFixture
+{
+    protected override string[] ServerArgs =>
+        ["--fault", """{"fault":"ServerBusy","count":2,"operation":"InsertEntity"}"""];
+}
+
+public class FaultRetryTests(FaultServerFixture fixture) : IClassFixture<FaultServerFixture>
+{
+    [Fact]
+    public async Task TwoInjectedServerBusyAnswersAreRetried()
+    {
+        var recorder = new Recorder();
+        var table = await fixture.NewTableAsync("fault", Clients.Recording(recorder, maxRetries: 3));
+        recorder.Clear();
+        Response added = await table.AddEntityAsync(new TableEntity("p", "r"));
+        Assert.Equal(204, added.Status);
+        Assert.Equal([503, 503, 204], recorder.Exchanges.Select(e => e.Status));
+        Assert.NotNull((await table.GetEntityAsync<TableEntity>("p", "r")).Value);
+    }
+}
