@@ -92,22 +92,31 @@ public class TablesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 
 // UseDevelopmentStorage=true always means http://127.0.0.1:10002/devstoreaccount1, so this test
 // starts its own server on that port. It skips (saying why) only when something else holds the port.
+// Its body is the README's .NET snippet, line for line.
 public class DevelopmentStorageTests
 {
     [DevStoragePortFact]
-    public async Task UseDevelopmentStorageReachesTheEmulatorOnPort10002()
+    public async Task TheReadmeSnippetRunsWithUseDevelopmentStorage()
     {
         using var server = await MalachiteServer.StartOnAsync(10002);
         try
         {
-            var service = new TableServiceClient("UseDevelopmentStorage=true", Clients.NoRetries());
+            var output = new List<string>();
+            var service = new TableServiceClient("UseDevelopmentStorage=true");
+            TableClient orders = service.GetTableClient("orders");
+            await orders.CreateIfNotExistsAsync();
+
+            await orders.AddEntityAsync(new Readme.Order { PartitionKey = "c42", RowKey = "0001", Amount = 1250, PlacedAt = DateTimeOffset.UtcNow });
+            Readme.Order order = (await orders.GetEntityAsync<Readme.Order>("c42", "0001")).Value;
+            order.Amount += 100;
+            await orders.UpdateEntityAsync(order, order.ETag, TableUpdateMode.Replace);  // 412 if changed since read
+            await foreach (Readme.Order big in orders.QueryAsync<Readme.Order>(o => o.PartitionKey == "c42" && o.Amount > 1000))
+                output.Add($"{big.RowKey}: {big.Amount}");
+
             Assert.Equal(new Uri("http://127.0.0.1:10002/devstoreaccount1"), service.Uri);
-            string name = Names.Table("dev");
-            await service.CreateTableAsync(name);
-            var table = new TableClient("UseDevelopmentStorage=true", name, Clients.NoRetries());
-            await table.AddEntityAsync(new TableEntity("p", "r") { ["Hello"] = "world" });
-            Assert.Equal("world", (await table.GetEntityAsync<TableEntity>("p", "r")).Value["Hello"]);
-            await service.DeleteTableAsync(name);
+            Assert.Equal(["0001: 1350"], output);
+            await Expect.Error(412, "UpdateConditionNotSatisfied",
+                               () => orders.UpdateEntityAsync(order, order.ETag, TableUpdateMode.Replace));
         }
         finally
         {
