@@ -22,6 +22,11 @@ public class EntitiesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
         Assert.Equal("return-no-content", add.RequestHeaders["Prefer"]);
         Assert.Equal("return-no-content", add.ResponseHeaders["Preference-Applied"]);
         Assert.Equal("3.0", add.RequestHeaders["DataServiceVersion"]);
+        // Headers the SDK logs and correlates: the client request id echoed, version, request id, date.
+        Assert.Equal(add.RequestHeaders["x-ms-client-request-id"], add.ResponseHeaders["x-ms-client-request-id"]);
+        Assert.Equal(add.RequestHeaders["x-ms-version"], add.ResponseHeaders["x-ms-version"]);
+        Assert.True(Guid.TryParse(add.ResponseHeaders["x-ms-request-id"], out _));
+        Assert.True(DateTimeOffset.TryParse(add.ResponseHeaders["Date"], out _));
         Assert.True(added.Headers.ETag.HasValue);
 
         TableEntity got = (await table.GetEntityAsync<TableEntity>("p1", "r1")).Value;
@@ -126,6 +131,9 @@ public class EntitiesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
         var many = new TableEntity("p", "many");
         for (int i = 0; i < 253; i++) many[$"P{i}"] = i;
         await Expect.Error(400, "TooManyProperties", () => table.AddEntityAsync(many));
+        // A default (year 1) DateTime, the classic .NET slip: Edm.DateTime starts in 1601.
+        var early = new TableEntity("p", "early") { ["When"] = DateTime.SpecifyKind(DateTime.MinValue, DateTimeKind.Utc) };
+        await Expect.Error(400, "OutOfRangeInput", () => table.AddEntityAsync(early));
     }
 
     private static List<string> UserKeys(TableEntity entity) =>

@@ -141,6 +141,8 @@ public class TypedEntityTests(ServerFixture fixture) : IClassFixture<ServerFixtu
         Assert.Equal(Expected(e => e.Customer.CompareTo("customer1") <= 0),
                      await Rows(e => e.Customer.CompareTo("customer1") <= 0));
         Assert.Equal(Expected(e => e.RowKey.CompareTo("order015") > 0), await Rows(e => e.RowKey.CompareTo("order015") > 0));
+        var recent = DateTimeOffset.UtcNow.AddMinutes(-10);
+        Assert.Equal(20, (await Rows(e => e.Timestamp >= recent)).Count);
         var signature = MakeOrder(4).Signature;
         Assert.Equal(["order004"], await Rows(e => e.Signature == signature));
     }
