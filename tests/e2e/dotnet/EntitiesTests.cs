@@ -120,6 +120,20 @@ public class EntitiesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task EmptyKeysAreValid()
+    {
+        var table = await fixture.NewTableAsync();
+        await table.AddEntityAsync(new TableEntity("", "") { ["V"] = 1 });
+        await table.AddEntityAsync(new TableEntity("", "r") { ["V"] = 2 });
+        Assert.Equal(1, (await table.GetEntityAsync<TableEntity>("", "")).Value.GetInt32("V"));
+        await table.UpdateEntityAsync(new TableEntity("", "") { ["V"] = 3 }, ETag.All);
+        var rows = await table.QueryAsync<TableEntity>(e => e.PartitionKey == "").ToListAsync();
+        Assert.Equal([("", 3), ("r", 2)], rows.Select(e => (e.RowKey, e.GetInt32("V")!.Value)));
+        await table.DeleteEntityAsync("", "", ETag.All);
+        Assert.False((await table.GetEntityIfExistsAsync<TableEntity>("", "")).HasValue);
+    }
+
+    [Fact]
     public async Task BadEntitiesGetTheServiceErrorCodes()
     {
         var table = await fixture.NewTableAsync();

@@ -7,11 +7,13 @@ using Xunit;
 
 namespace Malachite.E2E;
 
-// A slow partition target so a few dozen requests exceed it; a burst of 200 ms at 50/s = 10 entities.
+// A slow partition target (20 entities/s, a burst of 250 ms = 5 entities), so that a few dozen
+// requests sent at once exceed it however slowly a loaded machine sends them: 60 inserts need 3 s
+// of admissions.
 public class ThrottledServerFixture : ServerFixture
 {
     protected override string[] ServerArgs =>
-        ["--throttling", "on", "--partition-rate", "50", "--throttle-burst-ms", "200"];
+        ["--throttling", "on", "--partition-rate", "20", "--throttle-burst-ms", "250"];
 }
 
 public class ThrottlingTests(ThrottledServerFixture fixture) : IClassFixture<ThrottledServerFixture>
@@ -20,11 +22,12 @@ public class ThrottlingTests(ThrottledServerFixture fixture) : IClassFixture<Thr
     public async Task ServerBusyIsRetriedByTheSdkUntilTheWritesSucceed()
     {
         var recorder = new Recorder();
-        var options = Clients.Recording(recorder, maxRetries: 20);
+        // Back-off of 50 ms doubling to 400 ms, up to 40 tries: ~15 s, five times what 60 inserts need.
+        var options = Clients.Recording(recorder, maxRetries: 40);
         options.Retry.Delay = TimeSpan.FromMilliseconds(50);
         options.Retry.MaxDelay = TimeSpan.FromMilliseconds(400);
         var table = await fixture.NewTableAsync("busy", options);
-        // 60 inserts at once into one partition held to 50 entities/s: some are refused at first.
+        // 60 inserts at once into one partition held to 20 entities/s: most are refused at first.
         await Task.WhenAll(Enumerable.Range(0, 60)
                                .Select(i => table.AddEntityAsync(new TableEntity("hot", $"r{i:D2}"))));
         Assert.Equal(60, (await table.QueryAsync<TableEntity>(e => e.PartitionKey == "hot").ToListAsync()).Count);

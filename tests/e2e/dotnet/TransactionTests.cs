@@ -97,6 +97,18 @@ public class TransactionTests(ServerFixture fixture) : IClassFixture<ServerFixtu
                                                                   new TableEntity("p", $"r{i:D3}")))
                           .ToList();
         Assert.Equal(100, (await table.SubmitTransactionAsync(hundred)).Value.Count);
+        // 101 is one too many; nothing is applied.
+        var tooMany = Enumerable.Range(0, 101)
+                          .Select(i => new TableTransactionAction(TableTransactionActionType.Add,
+                                                                  new TableEntity("q", $"r{i:D3}")))
+                          .ToList();
+        var limit = await Assert.ThrowsAnyAsync<RequestFailedException>(() => table.SubmitTransactionAsync(tooMany));
+        Assert.Equal((400, "InvalidInput"), (limit.Status, limit.ErrorCode));
+        // A transaction on a table that does not exist.
+        var missing = fixture.TableClient(Names.Table("nosuch"));
+        var notFound = await Assert.ThrowsAnyAsync<RequestFailedException>(() => missing.SubmitTransactionAsync(
+            [new TableTransactionAction(TableTransactionActionType.Add, new TableEntity("p", "x"))]));
+        Assert.Equal((404, "TableNotFound"), (notFound.Status, notFound.ErrorCode));
         // Two partitions in one change set.
         var error = await Assert.ThrowsAnyAsync<RequestFailedException>(() => table.SubmitTransactionAsync(
         [
