@@ -1,6 +1,8 @@
-// The same core cases through Microsoft.Azure.Cosmos.Table 1.0.8 (CloudTable, TableOperation,
-// TableBatchOperation, TableQuery<T>), the client many applications moved to from
-// WindowsAzure.Storage and still run.
+// The core cases through the legacy clients (CloudTable, TableOperation, TableBatchOperation,
+// TableQuery<T>): as written, against Microsoft.Azure.Cosmos.Table 1.0.8; compiled a second time
+// against WindowsAzure.Storage 9.3.3, whose API it forked (Malachite.E2E.csproj generates
+// WindowsAzureStorageTests from this file by changing the imports and the namespace). Keep
+// `using Microsoft.Azure.Cosmos.Table;` on one line and use only what both libraries have.
 using Malachite.E2E.Support;
 using Microsoft.Azure.Cosmos.Table;
 using Xunit;
