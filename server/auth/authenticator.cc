@@ -133,8 +133,8 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   if (route.secondary) {
     // Emulator: the service strips "-secondary" from the path it signs (spec §10.4), but on a
     // path-style endpoint the SDKs sign other paths, so two more forms are accepted there only:
-    // - the path as sent, suffix kept ("/<account>/<account>-secondary/..."): the .NET and JS SDKs
-    //   sign the request URL they send;
+    // - the path as sent, suffix kept ("/<account>/<account>-secondary/..."): the .NET SDK inserts
+    //   the suffix into the path of an IP-style endpoint and signs the URL it sends;
     // - the primary path ("/<account>/<account>/"): the Python SDK signs the primary URL and only
     //   then moves the request to the secondary (/<account>-secondary/<account>/...).
     Route as_sent = route;

@@ -136,7 +136,7 @@ TEST_CASE(
     "shared_key: on the secondary path the path as sent (suffix kept) also verifies, for SharedKey "
     "and SharedKeyLite, and nowhere else",
     "[auth]") {
-  // What the .NET and JS SDKs sign: "/devstoreaccount1/devstoreaccount1-secondary/?comp=stats".
+  // What the .NET SDK signs: "/devstoreaccount1/devstoreaccount1-secondary/?comp=stats".
   const std::string stats = "/devstoreaccount1-secondary/?restype=service&comp=stats";
   CHECK(
       Check(Make("GET", stats,
