@@ -131,18 +131,24 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   if (!matches) return tl::unexpected(matches.error());
   if (*matches) return Principal{parsed->scheme, account->name, nullptr};
   if (route.secondary) {
-    // Emulator: the service strips "-secondary" from the path it signs (spec §10.4). The Python
-    // SDK signs the primary URL and only then moves the request to the secondary
-    // (/<account>-secondary/<account>/...), so the path as signed is "/<account>/...".
-    Route primary = route;
-    primary.secondary = false;
+    // Emulator: the service strips "-secondary" from the path it signs (spec §10.4), but on a
+    // path-style endpoint the SDKs sign other paths, so two more forms are accepted there only:
+    // - the path as sent, suffix kept ("/<account>/<account>-secondary/..."): the .NET SDK inserts
+    //   the suffix into the path of an IP-style endpoint and signs the URL it sends;
+    // - the primary path ("/<account>/<account>/"): the Python SDK signs the primary URL and only
+    //   then moves the request to the secondary (/<account>-secondary/<account>/...).
+    Route as_sent = route;
+    as_sent.secondary = false;
+    Route primary = as_sent;
     primary.raw_path = "/" + route.account + "/";
-    const std::string alt = parsed->scheme == AuthScheme::kSharedKey
-                                ? SharedKeyStringToSign(request, primary)
-                                : SharedKeyLiteStringToSign(request, primary);
-    auto alt_matches = SignatureMatches(account->keys, alt, parsed->signature);
-    if (!alt_matches) return tl::unexpected(alt_matches.error());
-    if (*alt_matches) return Principal{parsed->scheme, account->name, nullptr};
+    for (const Route* alt_route : {&as_sent, &primary}) {
+      const std::string alt = parsed->scheme == AuthScheme::kSharedKey
+                                  ? SharedKeyStringToSign(request, *alt_route)
+                                  : SharedKeyLiteStringToSign(request, *alt_route);
+      auto alt_matches = SignatureMatches(account->keys, alt, parsed->signature);
+      if (!alt_matches) return tl::unexpected(alt_matches.error());
+      if (*alt_matches) return Principal{parsed->scheme, account->name, nullptr};
+    }
   }
   // Azure: spec §10.5.
   return AuthFailed("The MAC signature found in the HTTP request '" +

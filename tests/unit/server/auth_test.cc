@@ -132,6 +132,40 @@ TEST_CASE("shared_key: only comp is appended and -secondary is stripped", "[auth
   CHECK(Check(stats) == "ok");
 }
 
+TEST_CASE(
+    "shared_key: on the secondary path the path as sent (suffix kept) also verifies, for SharedKey "
+    "and SharedKeyLite, and nowhere else",
+    "[auth]") {
+  // What the .NET SDK signs: "/devstoreaccount1/devstoreaccount1-secondary/?comp=stats".
+  const std::string stats = "/devstoreaccount1-secondary/?restype=service&comp=stats";
+  CHECK(
+      Check(Make("GET", stats,
+                 {{"x-ms-date", kDate},
+                  {"Authorization",
+                   "SharedKey devstoreaccount1:L1tIhAxOttI4FDwyL+6knJ3ABaoXrRkWeh/iyH1BZow="}})) ==
+      "ok");
+  CHECK(Check(Make(
+            "GET", stats,
+            {{"x-ms-date", kDate},
+             {"Authorization",
+              "SharedKeyLite devstoreaccount1:E00wM02EXh01OnJPh1RhG4Ji8va5JtraBdiH195hDd4="}})) ==
+        "ok");
+  // A signature over the secondary path does not authorize a request on the primary.
+  auto primary =
+      Check(Make("GET", "/devstoreaccount1/?restype=service&comp=properties",
+                 {{"x-ms-date", kDate},
+                  {"Authorization",
+                   "SharedKey devstoreaccount1:8bFLs4TPgxRmvpJwgFGSYU3+0fird7iU2V4cV0NzjVk="}}));
+  CHECK(primary.starts_with("AuthenticationFailed: The MAC signature"));
+  // A wrong signature still fails on the secondary, and the detail shows the service's form.
+  auto wrong =
+      Check(Make("GET", stats,
+                 {{"x-ms-date", kDate},
+                  {"Authorization",
+                   "SharedKey devstoreaccount1:8bFLs4TPgxRmvpJwgFGSYU3+0fird7iU2V4cV0NzjVk="}}));
+  CHECK(wrong.ends_with("/devstoreaccount1/devstoreaccount1/?comp=stats'."));
+}
+
 TEST_CASE("shared_key: a tunnelled MERGE signs the real verb POST and key2 also verifies",
           "[auth]") {
   auto request =

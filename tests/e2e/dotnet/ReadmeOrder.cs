@@ -1,0 +1,15 @@
+// The README's typed entity (README.md, "Connection strings", .NET), used by its snippet's test.
+using Azure;
+using Azure.Data.Tables;
+
+namespace Malachite.E2E.Readme;
+
+public class Order : ITableEntity
+{
+    public string PartitionKey { get; set; } = "";  // e.g. the customer
+    public string RowKey { get; set; } = "";        // e.g. the order number
+    public DateTimeOffset? Timestamp { get; set; }
+    public ETag ETag { get; set; }
+    public long Amount { get; set; }
+    public DateTimeOffset PlacedAt { get; set; }
+}
