@@ -11,6 +11,7 @@ import {
   generateTableSas,
 } from "@azure/data-tables";
 import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "./server.mjs";
+import { sendSigned } from "./signed_http.mjs";
 
 let server;
 let service;
@@ -151,6 +152,36 @@ test("sas: a stored access policy set with setAccessPolicy backs a token until i
 
   const six = Array.from({ length: 6 }, (_, i) => ({ id: `p${i}`, accessPolicy: { permission: "r" } }));
   await expectError(owner.setAccessPolicy(six), 400, "InvalidXmlDocument");
+});
+
+test("sas: identifiers without a policy come back as no policy, times with 7 fractional digits", async () => {
+  // The SDK's own "should send a null AP" test (spec §11.1).
+  const name = uniqueTableName("aclnull");
+  const owner = server.tableClient(name);
+  await owner.createTable();
+  const date = new Date("2021-07-08T09:10:09Z");
+  await owner.setAccessPolicy([
+    { id: "null" },
+    { id: "empty", accessPolicy: {} },
+    { id: "partial", accessPolicy: { permission: "r" } },
+    { id: "full", accessPolicy: { start: date, expiry: date, permission: "r" } },
+  ]);
+  const acl = await owner.getAccessPolicy();
+  assert.deepEqual(acl.map((s) => s.id), ["null", "empty", "partial", "full"]);
+  assert.deepEqual(acl[0].accessPolicy, {});
+  assert.deepEqual(acl[1].accessPolicy, {});
+  assert.deepEqual(acl[2].accessPolicy, { permission: "r" });
+  assert.deepEqual(acl[3].accessPolicy, { start: date, expiry: date, permission: "r" });
+
+  // On the wire: no <AccessPolicy> element, and the service's 7-digit times.
+  const response = await sendSigned(server, "GET", `/${name}?comp=acl`, {
+    headers: { Accept: "application/xml" },
+  });
+  const xml = response.text;
+  assert.equal(response.status, 200, xml);
+  assert.match(xml, /<SignedIdentifier><Id>null<\/Id><\/SignedIdentifier>/);
+  assert.match(xml, /<SignedIdentifier><Id>empty<\/Id><\/SignedIdentifier>/);
+  assert.match(xml, /<Start>2021-07-08T09:10:09\.0000000Z<\/Start>/);
 });
 
 test("sas: an account SAS from generateAccountSas lists and creates tables per its resource types", async () => {
