@@ -6,13 +6,15 @@ import { kDevAccount, kDevKey } from "./server.mjs";
 
 // Sends `method` to /<account><path> on `server`; `path` may carry a query string and is signed
 // as sent (spec §10.3–10.4: the path, plus ?comp= when present). options: headers (extra or
-// overriding; null deletes one), body (a string is sent as is, anything else as JSON).
-// Returns { status, headers, text, json } (json undefined when the body is not JSON).
-export async function sendSigned(server, method, path, { headers = {}, body } = {}) {
+// overriding; null deletes one), body (a string is sent as is, anything else as JSON; either way
+// with Content-Type application/json unless the headers say otherwise), date (the
+// signed x-ms-date, default now). Returns { status, headers, text, json } (json undefined when
+// the body is not JSON).
+export async function sendSigned(server, method, path, options = {}) {
+  const { headers = {}, body, date = new Date().toUTCString() } = options;
   const target = `/${kDevAccount}${path}`;
   const [pathname, query = ""] = target.split("?");
   const comp = new URLSearchParams(query).get("comp");
-  const date = new Date().toUTCString();
   const toSign = `${date}\n/${kDevAccount}${pathname}${comp !== null ? `?comp=${comp}` : ""}`;
   const signature = createHmac("sha256", Buffer.from(kDevKey, "base64"))
     .update(toSign, "utf8")
@@ -24,7 +26,7 @@ export async function sendSigned(server, method, path, { headers = {}, body } = 
     Accept: "application/json;odata=minimalmetadata",
     DataServiceVersion: "3.0",
     Authorization: `SharedKeyLite ${kDevAccount}:${signature}`,
-    ...(json ? { "Content-Type": "application/json" } : {}),
+    ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
     ...headers,
   };
   for (const [k, v] of Object.entries(all)) if (v === null) delete all[k];
