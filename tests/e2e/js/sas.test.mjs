@@ -235,3 +235,18 @@ test("sas: service properties round-trip through setProperties/getProperties", a
   await service.setProperties({ cors: [] });
   assert.deepEqual((await service.getProperties()).cors ?? [], []);
 });
+
+test("sas: getStatistics on a client pointed at the -secondary path signs the path as sent and succeeds", async () => {
+  // The JS SDK moves only *.table.core.windows.net hosts to the secondary; on a path-style
+  // endpoint the user points the client at /<account>-secondary, and the SDK signs
+  // "/devstoreaccount1/devstoreaccount1-secondary/?comp=stats" (spec §10.4, §4.16).
+  const secondary = new TableServiceClient(`${server.accountUrl}-secondary`, credential, options);
+  const stats = await secondary.getStatistics();
+  assert.equal(stats.geoReplication?.status, "live");
+  assert.ok(stats.geoReplication?.lastSyncTime instanceof Date);
+  // A wrong key on the same path still fails, and the primary path has no stats.
+  const wrong = new TableServiceClient(`${server.accountUrl}-secondary`,
+    new AzureNamedKeyCredential(kDevAccount, Buffer.from("not the key").toString("base64")), options);
+  await expectError(wrong.getStatistics(), 403, "AuthenticationFailed");
+  await expectError(service.getStatistics(), 400, "InvalidQueryParameterValue");
+});
