@@ -30,8 +30,8 @@ inline constexpr std::size_t kMaxParsedConditions = 256;
 // Errors: kInvalidInput naming the byte offset: unexpected token, missing ')', property on both
 // sides, literal on both sides, a bare property or a non-boolean literal without operator,
 // `null` (Azure: spec §6.1), nesting deeper than kMaxNestingDepth, more than
-// kMaxParsedConditions comparisons and constants. kNotImplemented for OData syntax the service does not
-// support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
+// kMaxParsedConditions comparisons and constants. kNotImplemented for OData syntax the service does
+// not support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
 Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens);
 
 // Lex + ParseTokens.

@@ -20,8 +20,7 @@ std::string EscapeStrayPercents(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool escape =
-        i + 2 < text.size() && IsHexDigit(text[i + 1]) && IsHexDigit(text[i + 2]);
+    const bool escape = i + 2 < text.size() && IsHexDigit(text[i + 1]) && IsHexDigit(text[i + 2]);
     out += text[i] == '%' && !escape ? std::string_view("%25") : text.substr(i, 1);
   }
   return out;

@@ -28,8 +28,8 @@ void Refuse(WellFormedCheck& check, std::string problem) {
 void OnXmlDeclaration(void* data, const XML_Char*, const XML_Char* encoding, int) {
   auto& check = *static_cast<WellFormedCheck*>(data);
   if (encoding == nullptr || AsciiIEquals(encoding, check.body_encoding)) return;
-  Refuse(check, std::string("encoding declaration '") + encoding + "' on a " +
-                    check.body_encoding + " body");
+  Refuse(check, std::string("encoding declaration '") + encoding + "' on a " + check.body_encoding +
+                    " body");
 }
 
 // A DTD has no business in these bodies (the service's reader prohibits them); stopping here

@@ -45,7 +45,8 @@ std::string ReplaceFirst(std::string text, std::string_view from, std::string_vi
 std::vector<std::string> NotWellFormed(std::string_view body, const std::string& rendered,
                                        std::string_view root) {
   std::vector<std::string> out;
-  if (!malachite::server::IsBlank(body)) out.push_back(std::string(body) + "<x/>");  // a second root element
+  // A second root element, after the body and after its rendering.
+  if (!malachite::server::IsBlank(body)) out.push_back(std::string(body) + "<x/>");
   out.push_back(rendered + "<" + std::string(root) + "/>");
   const std::string open = "<" + std::string(root);
   out.push_back(ReplaceFirst(rendered, open, open + R"( a="1" a="2")"));

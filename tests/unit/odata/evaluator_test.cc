@@ -134,7 +134,9 @@ TEST_CASE("evaluator: and/or/not combine with short-circuit truth tables", "[oda
 TEST_CASE("evaluator: a boolean constant holds for every row or for none", "[odata][evaluator]") {
   const TestRow row{{"T", EdmValue::Boolean(true)}};
   const TestRow empty{};
-  auto eval = [](std::string_view text, const TestRow& r) { return Filter::Parse(text)->Matches(r); };
+  auto eval = [](std::string_view text, const TestRow& r) {
+    return Filter::Parse(text)->Matches(r);
+  };
   CHECK(eval("true", row));
   CHECK(eval("true", empty));
   CHECK_FALSE(eval("false", row));

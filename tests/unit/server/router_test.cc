@@ -153,7 +153,8 @@ TEST_CASE("router: one trailing slash after a resource is ignored", "[router]") 
   CHECK(RouteOf("POST", "/devstoreaccount1/Tables/") == "CreateTable devstoreaccount1 verb=POST");
   CHECK(RouteOf("DELETE", "/devstoreaccount1/Tables('tab1')/") ==
         "DeleteTable devstoreaccount1 table=tab1 verb=DELETE");
-  CHECK(RouteOf("POST", "/devstoreaccount1/$batch/") == "EntityGroupTransaction devstoreaccount1 verb=POST");
+  CHECK(RouteOf("POST", "/devstoreaccount1/$batch/") ==
+        "EntityGroupTransaction devstoreaccount1 verb=POST");
   CHECK(RouteOf("GET", "/devstoreaccount1/tab1/") ==
         "QueryEntities devstoreaccount1 table=tab1 verb=GET");
   CHECK(RouteOf("GET", "/devstoreaccount1/tab1()/?$top=1") ==
@@ -168,11 +169,12 @@ TEST_CASE("router: one trailing slash after a resource is ignored", "[router]") 
 
 TEST_CASE("router: a '%' that starts no two-hex-digit escape in the path is InvalidUri",
           "[router]") {
-  for (auto target : {"/devstoreaccount1/tab1(PartitionKey='%G1',RowKey='r')",
-                      "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%zz')",
-                      "/devstoreaccount1/tab1(PartitionKey='p',RowKey='100%')",
-                      "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%4')", "/devstoreaccount1/tab%1",
-                      "/devstore%xaccount1/Tables", "/devstoreaccount1/Tables%"}) {
+  for (auto target :
+       {"/devstoreaccount1/tab1(PartitionKey='%G1',RowKey='r')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%zz')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='100%')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%4')", "/devstoreaccount1/tab%1",
+        "/devstore%xaccount1/Tables", "/devstoreaccount1/Tables%"}) {
     INFO(target);
     CHECK(RouteOf("PUT", target) == "error InvalidUri");
     CHECK(RouteOf("OPTIONS", target) == "error InvalidUri");

@@ -31,12 +31,12 @@ TEST_CASE("xml_util: the three malformations clients sent are InvalidXmlDocument
 }
 
 TEST_CASE("xml_util: what XML 1.0 calls not well-formed is refused", "[xml]") {
-  for (std::string_view body : {
-           "<a>x & y</a>", "<a b='<'/>", "<a>&unknown;</a>", "<a><!-- x -- y --></a>",
-           "<a/>junk", "<a>\x01</a>", "<a>&#0;</a>", "<a>&#xFFFF;</a>", "<a>\xFF</a>",
-           "  <?xml version='1.0'?><a/>", "<?xml version='1.0'?><?xml version='1.0'?><a/>",
-           "<a></b>", "<a>", "", "<?xml version='1.0'?>", "<a xmlns:p='u'><p:b p:c='1' p:c='2'/></a>",
-           "<!DOCTYPE a><a/>", "<!DOCTYPE a [<!ENTITY e \"boom\">]><a>&e;</a>"}) {
+  for (std::string_view body :
+       {"<a>x & y</a>", "<a b='<'/>", "<a>&unknown;</a>", "<a><!-- x -- y --></a>", "<a/>junk",
+        "<a>\x01</a>", "<a>&#0;</a>", "<a>&#xFFFF;</a>", "<a>\xFF</a>",
+        "  <?xml version='1.0'?><a/>", "<?xml version='1.0'?><?xml version='1.0'?><a/>", "<a></b>",
+        "<a>", "", "<?xml version='1.0'?>", "<a xmlns:p='u'><p:b p:c='1' p:c='2'/></a>",
+        "<!DOCTYPE a><a/>", "<!DOCTYPE a [<!ENTITY e \"boom\">]><a>&e;</a>"}) {
     INFO(body);
     CHECK(Refused(body));
   }
