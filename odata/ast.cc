@@ -62,6 +62,9 @@ void DumpInto(const Expr& expr, std::string& out) {
       out += DumpLiteral(expr.literal);
       out += ')';
       return;
+    case Expr::Kind::kConstant:
+      out += expr.constant ? "true" : "false";
+      return;
     case Expr::Kind::kNot:
       out += "(not ";
       DumpInto(*expr.left, out);
@@ -141,6 +144,14 @@ std::unique_ptr<Expr> Expr::Not(std::unique_ptr<Expr> operand, std::size_t offse
   expr->kind = Kind::kNot;
   expr->offset = offset;
   expr->left = std::move(operand);
+  return expr;
+}
+
+std::unique_ptr<Expr> Expr::Constant(bool value, std::size_t offset) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = Kind::kConstant;
+  expr->offset = offset;
+  expr->constant = value;
   return expr;
 }
 

@@ -1,7 +1,9 @@
 // Stage 2 artefact of $filter: the expression tree (spec §6.1).
 //
 // Every comparison is normalised to `property op literal`: the parser flips `5 lt Qty` into
-// `Qty gt 5`, so later stages (checker, evaluator, the key-range planner) look at one shape.
+// `Qty gt 5`, so later stages (checker, evaluator, the key-range planner) look at one shape. A
+// boolean literal standing where a condition may (`false`, `true and RowKey eq '1'`) is a
+// constant node.
 // A tree is built by the parser, completed by the checker (which decodes every literal's value)
 // and then never changes.
 #pragma once
@@ -34,13 +36,14 @@ struct Literal {
 
 class Expr {
  public:
-  enum class Kind : std::uint8_t { kCompare, kAnd, kOr, kNot };
+  enum class Kind : std::uint8_t { kCompare, kAnd, kOr, kNot, kConstant };
 
   static std::unique_ptr<Expr> Compare(std::string property, CompareOp op, Literal literal,
                                        std::size_t offset);
   static std::unique_ptr<Expr> Binary(Kind kind, std::unique_ptr<Expr> left,
                                       std::unique_ptr<Expr> right, std::size_t offset);
   static std::unique_ptr<Expr> Not(std::unique_ptr<Expr> operand, std::size_t offset);
+  static std::unique_ptr<Expr> Constant(bool value, std::size_t offset);
 
   Kind kind = Kind::kCompare;
   std::size_t offset = 0;  // byte offset of the node's first token (the operator for and/or)
@@ -49,6 +52,9 @@ class Expr {
   std::string property;
   CompareOp op = CompareOp::kEq;
   Literal literal;
+
+  // kConstant: the condition's value for every row.
+  bool constant = false;
 
   // kAnd, kOr: both; kNot: `left` is the operand and `right` is null.
   std::unique_ptr<Expr> left;
@@ -59,7 +65,8 @@ class Expr {
     return kind == Kind::kCompare && property == name;
   }
 
-  // Canonical S-expression, e.g. `(and (eq PartitionKey 'a') (gt Qty 5:Int32))`. Literals:
+  // Canonical S-expression, e.g. `(and (eq PartitionKey 'a') (gt Qty 5:Int32))`; a constant
+  // prints as `true` or `false`. Literals:
   // 'str' (quotes doubled), 5:Int32, 5:Int64, 1.5:Double, true, datetime'…', guid'…', X'…'.
   // After the checker, literals print from their decoded value (datetime in the service's
   // output form, guid lower case, hex upper case, doubles shortest round-trip).

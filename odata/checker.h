@@ -11,7 +11,8 @@
 
 namespace malachite::odata {
 
-// Azure: spec §6.3 — at most 15 discrete comparisons per $filter.
+// Azure: spec §6.3 — at most 15 discrete comparisons per $filter. Boolean constants (`true`,
+// `false` standing alone) are not comparisons and do not count.
 inline constexpr std::size_t kMaxComparisons = 15;
 
 // Decodes every literal and enforces the service's limits. `text` is the filter the tree was

@@ -99,6 +99,8 @@ bool Evaluate(const Expr& expr, const PropertySource& row) {
       const std::optional<PropertyView> value = row.Get(expr.property);
       return value && CompareValues(*value, expr.op, expr.literal.value);
     }
+    case Expr::Kind::kConstant:
+      return expr.constant;
     case Expr::Kind::kAnd:
       return Evaluate(*expr.left, row) && Evaluate(*expr.right, row);
     case Expr::Kind::kOr:

@@ -172,6 +172,10 @@ KeySet PlanExpr(const Expr& expr, bool negated, const KeyNames& keys) {
   switch (expr.kind) {
     case Expr::Kind::kCompare:
       return PlanComparison(expr, negated, keys);
+    case Expr::Kind::kConstant:
+      // Every key or none, exactly: `false` plans to nothing, `true and RowKey eq '1'` to the
+      // RowKey condition alone.
+      return expr.constant != negated ? All(true) : KeySet{};
     case Expr::Kind::kNot:
       return PlanExpr(*expr.left, !negated, keys);
     case Expr::Kind::kAnd:

@@ -129,14 +129,28 @@ class Parser {
       Take();
       return inner;
     }
+    return ParseCondition();
+  }
+
+  // A comparison, or a boolean literal standing alone. Azure: spec §6.1 — `$filter=false` (the
+  // health checks' probe), `true and RowKey eq '1'` and the .NET PredicateBuilder's `false or ...`
+  // are accepted by the service.
+  Result<std::unique_ptr<Expr>> ParseCondition() {
+    if (++conditions_ > kMaxParsedConditions) {
+      return FilterError(Peek().offset, "more than " + std::to_string(kMaxParsedConditions) +
+                                            " comparisons and constants");
+    }
+    const Token& token = Peek();
+    const bool boolean = token.kind == TokenKind::kTrue || token.kind == TokenKind::kFalse;
+    // Not the last token, so the next one exists (the list ends with kEnd).
+    if (boolean && !AsCompareOp(tokens_[pos_ + 1].kind)) {
+      Take();
+      return Expr::Constant(token.kind == TokenKind::kTrue, token.offset);
+    }
     return ParseComparison();
   }
 
   Result<std::unique_ptr<Expr>> ParseComparison() {
-    if (++comparisons_ > kMaxParsedComparisons) {
-      return FilterError(Peek().offset,
-                         "more than " + std::to_string(kMaxParsedComparisons) + " comparisons");
-    }
     Result<Operand> left = ParseOperand();
     if (!left) return tl::unexpected(std::move(left.error()));
     const std::optional<CompareOp> op = AsCompareOp(Peek().kind);
@@ -207,7 +221,7 @@ class Parser {
 
   const std::vector<Token>& tokens_;
   std::size_t pos_ = 0;
-  std::size_t comparisons_ = 0;
+  std::size_t conditions_ = 0;
 };
 
 }  // namespace

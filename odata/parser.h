@@ -16,20 +16,22 @@ namespace malachite::odata {
 // Emulator: the service's own limit is unknown; legitimate SDK filters (≤ 15 comparisons, spec
 // §6.3) never nest more than ~20 levels.
 inline constexpr std::size_t kMaxNestingDepth = 64;
-// A chain of and/or builds a tree as deep as it is long; this bound keeps that depth (and the
-// work spent on a hostile filter) small. The service's own, much lower limit (15 comparisons,
-// spec §6.3) is the checker's business and gets the service's error.
-inline constexpr std::size_t kMaxParsedComparisons = 256;
+// A chain of and/or builds a tree as deep as it is long; this bound on its leaves (comparisons
+// and boolean constants) keeps that depth (and the work spent on a hostile filter) small. The
+// service's own, much lower limit (15 comparisons, spec §6.3) is the checker's business and gets
+// the service's error.
+inline constexpr std::size_t kMaxParsedConditions = 256;
 
 // Builds the tree from `tokens` (as returned by Lex: ends with kEnd). Precedence, tightest first:
 // `not`, comparison, `and`, `or`; and/or are left-associative. A comparison has a property on one
 // side and a literal on the other; `literal op property` is returned mirrored as
-// `property Mirror(op) literal`. Literals are not decoded yet (that is the checker's job).
+// `property Mirror(op) literal`. A boolean literal not followed by a comparison operator is a
+// constant condition (Expr::Constant). Literals are not decoded yet (that is the checker's job).
 // Errors: kInvalidInput naming the byte offset: unexpected token, missing ')', property on both
-// sides, literal on both sides, a bare property or literal without operator, `null` (Azure: spec
-// §6.1), nesting deeper than kMaxNestingDepth, more than
-// kMaxParsedComparisons comparisons. kNotImplemented for OData syntax the service does not
-// support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
+// sides, literal on both sides, a bare property or a non-boolean literal without operator,
+// `null` (Azure: spec §6.1), nesting deeper than kMaxNestingDepth, more than
+// kMaxParsedConditions comparisons and constants. kNotImplemented for OData syntax the service does
+// not support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
 Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens);
 
 // Lex + ParseTokens.

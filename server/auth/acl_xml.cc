@@ -96,12 +96,17 @@ std::string RenderAclXml(const SignedIdentifiers& identifiers) {
   for (const SignedIdentifier& identifier : identifiers) {
     out += "<SignedIdentifier>";
     AppendXmlElement(out, "Id", identifier.id);
-    out += "<AccessPolicy>";
     const AccessPolicy& policy = identifier.policy;
-    if (policy.start) AppendXmlElement(out, "Start", FormatIso8601Fixed7(*policy.start));
-    if (policy.expiry) AppendXmlElement(out, "Expiry", FormatIso8601Fixed7(*policy.expiry));
-    if (policy.permission) AppendXmlElement(out, "Permission", *policy.permission);
-    out += "</AccessPolicy></SignedIdentifier>";
+    // Azure: spec §11.1 — an identifier without start, expiry and permission is answered without
+    // <AccessPolicy> (the SDKs then report "no policy", not a policy of empty fields).
+    if (policy.start || policy.expiry || policy.permission) {
+      out += "<AccessPolicy>";
+      if (policy.start) AppendXmlElement(out, "Start", FormatIso8601Fixed7(*policy.start));
+      if (policy.expiry) AppendXmlElement(out, "Expiry", FormatIso8601Fixed7(*policy.expiry));
+      if (policy.permission) AppendXmlElement(out, "Permission", *policy.permission);
+      out += "</AccessPolicy>";
+    }
+    out += "</SignedIdentifier>";
   }
   out += "</SignedIdentifiers>";
   return out;

@@ -20,7 +20,8 @@ inline constexpr std::size_t kMaxSignedIdentifierLength = 64;
 // Start/Expiry not in a signed time form).
 Result<SignedIdentifiers> ParseAclXml(std::string_view body);
 
-// The Get Table ACL body: dates as yyyy-MM-ddTHH:mm:ss.fffffffZ; the empty list is
+// The Get Table ACL body: dates as yyyy-MM-ddTHH:mm:ss.fffffffZ, no <AccessPolicy> element for
+// an identifier whose policy has no field; the empty list is
 // `<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers />`.
 std::string RenderAclXml(const SignedIdentifiers& identifiers);
 

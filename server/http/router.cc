@@ -170,7 +170,7 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
     if (resource.back() != ')') return InvalidUri();
     args = resource.substr(paren + 1, resource.size() - paren - 2);
   }
-  if (name.empty() || name.find('/') != std::string_view::npos) return InvalidUri();
+  if (name.empty()) return InvalidUri();
 
   int form = 2;
   if (AsciiIEquals(name, "Tables")) {
@@ -227,6 +227,12 @@ Result<Route> RouteRequest(const Request& request) {
   if (question != std::string_view::npos) ParseQuery(target.substr(question + 1), route.query);
   route.raw_path = std::string(path);
   if (path.empty() || path.front() != '/') return InvalidUri();
+  // Azure: spec §1.2 — http.sys, the service's front end, refuses a path in which a '%' starts no
+  // two-hex-digit escape (400 "Bad Request - Invalid URL") before the service sees it. Emulator:
+  // the same 400 in the service's error format (http.sys sends HTML without x-ms-error-code).
+  if (!IsValidPercentEncoding(path)) {
+    return Fail(ErrorCode::kInvalidUri, {}, "malformed percent escape in the path");
+  }
 
   // Azure: spec §1.1 — path style: the account is the first segment.
   std::size_t slash = path.find('/', 1);
@@ -259,6 +265,12 @@ Result<Route> RouteRequest(const Request& request) {
     if (auto ok = RouteServiceLevel(route); !ok) return tl::unexpected(ok.error());
     return route;
   }
+  // Emulator: one trailing slash after a resource (`/Tables/`, `/$batch/`, `/<table>()/`) is
+  // ignored, as Azurite does (plain HTTP clients send it); the signature covers the path as sent.
+  if (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);
+  // Azure: spec §1.2 — the resource is one path segment. A '/' sent as %2F belongs to the name
+  // and fails the table-name rules (InvalidResourceName), not the routing.
+  if (rest.substr(0, rest.find('(')).find('/') != std::string_view::npos) return InvalidUri();
   // Azure: spec §1.2 — decode before parsing (clients send both ' and %27). Keys cannot hold
   // '/', '\', '#' or '?', so the decoded form is unambiguous.
   std::string resource = PercentDecode(rest);

@@ -9,15 +9,43 @@ namespace malachite::server {
 
 namespace urls = boost::urls;
 
+namespace {
+
+bool IsHexDigit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// `text` with every '%' that starts no escape written as %25, so it decodes to itself.
+std::string EscapeStrayPercents(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool escape = i + 2 < text.size() && IsHexDigit(text[i + 1]) && IsHexDigit(text[i + 2]);
+    out += text[i] == '%' && !escape ? std::string_view("%25") : text.substr(i, 1);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string PercentDecode(std::string_view text, bool plus_is_space) {
   auto escaped = urls::make_pct_string_view(text);
-  if (!escaped) return std::string(text);
+  std::string repaired;
+  if (!escaped) {
+    repaired = EscapeStrayPercents(text);
+    escaped = urls::make_pct_string_view(repaired);
+    if (!escaped) return std::string(text);
+  }
   urls::encoding_opts options;
   options.space_as_plus = plus_is_space;
   std::string out;
   out.reserve(escaped->decoded_size());
   escaped->decode(options, urls::string_token::append_to(out));
   return out;
+}
+
+bool IsValidPercentEncoding(std::string_view text) {
+  return urls::make_pct_string_view(text).has_value();
 }
 
 std::string PercentEncode(std::string_view text) {

@@ -10,9 +10,13 @@ namespace malachite::server {
 // `text` with every %XX escape decoded; with `plus_is_space` a '+' decodes to a space, as in any
 // form-encoded query (what IIS's and Azurite's query parsers do; SDKs that mean '+' send %2B).
 // Paths decode with it false: Azure clients never mean a space by '+' in a path.
-// Emulator: a text holding a malformed escape (%zz, a trailing %) is returned as it is,
-// undecoded.
+// A '%' that starts no escape (%zz, a trailing %) stays a literal '%' while the valid escapes
+// around it decode, as .NET's UrlDecode reads a query value; a path is checked with
+// IsValidPercentEncoding first (spec §1.2).
 std::string PercentDecode(std::string_view text, bool plus_is_space = false);
+
+// True when every '%' in `text` starts an escape of two hex digits (RFC 3986 §2.1 pct-encoded).
+bool IsValidPercentEncoding(std::string_view text);
 
 // Percent-encodes every byte outside RFC 3986 unreserved (A-Z a-z 0-9 - . _ ~), hex in upper case.
 std::string PercentEncode(std::string_view text);

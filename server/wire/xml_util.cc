@@ -1,10 +1,77 @@
 #include "server/wire/xml_util.h"
 
+#include <expat.h>
+
+#include <limits>
+#include <memory>
 #include <set>
 
 #include "common/encoding.h"
 
 namespace malachite::server {
+namespace {
+
+// What the well-formedness pass found beyond expat's own errors.
+struct WellFormedCheck {
+  XML_Parser parser = nullptr;
+  const char* body_encoding = "UTF-8";  // what the bytes are: UTF-8, or UTF-16 by its BOM
+  std::string problem;
+};
+
+void Refuse(WellFormedCheck& check, std::string problem) {
+  check.problem = std::move(problem);
+  XML_StopParser(check.parser, XML_FALSE);
+}
+
+// Azure: spec §11.2 — a declaration naming another encoding than the body's own (ISO-8859-1 on
+// UTF-8 bytes) is refused, not used to re-read the bytes.
+void OnXmlDeclaration(void* data, const XML_Char*, const XML_Char* encoding, int) {
+  auto& check = *static_cast<WellFormedCheck*>(data);
+  if (encoding == nullptr || AsciiIEquals(encoding, check.body_encoding)) return;
+  Refuse(check, std::string("encoding declaration '") + encoding + "' on a " + check.body_encoding +
+                    " body");
+}
+
+// A DTD has no business in these bodies (the service's reader prohibits them); stopping here
+// also means no entity of one is ever declared or expanded.
+void OnDoctype(void* data, const XML_Char*, const XML_Char*, const XML_Char*, int) {
+  Refuse(*static_cast<WellFormedCheck*>(data), "DOCTYPE is not allowed");
+}
+
+// UTF-16 by a byte order mark, or by a NUL in the first two bytes (XML 1.0 appendix F).
+bool LooksUtf16(std::string_view body) {
+  if (body.size() < 2) return false;
+  const auto b0 = static_cast<unsigned char>(body[0]);
+  const auto b1 = static_cast<unsigned char>(body[1]);
+  return (b0 == 0xFE && b1 == 0xFF) || (b0 == 0xFF && b1 == 0xFE) || b0 == 0 || b1 == 0;
+}
+
+// Azure: spec §11.2 — the service reads these bodies with a conforming XML 1.0 parser, so
+// anything not well-formed is InvalidXmlDocument. pugixml builds the tree but is lenient (a second
+// root element, a repeated attribute, a bare '&' or '<' in an attribute pass), so expat, a
+// conforming non-validating parser, checks the document first.
+Result<void> CheckWellFormed(std::string_view body) {
+  if (body.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    return InvalidXml("body too large");
+  }
+  std::unique_ptr<std::remove_pointer_t<XML_Parser>, decltype(&XML_ParserFree)> parser(
+      XML_ParserCreate(nullptr), &XML_ParserFree);
+  if (!parser) return Fail(ErrorCode::kInternalError, {}, "expat: no parser");
+  WellFormedCheck check{parser.get(), LooksUtf16(body) ? "UTF-16" : "UTF-8", {}};
+  XML_SetUserData(check.parser, &check);
+  XML_SetXmlDeclHandler(check.parser, OnXmlDeclaration);
+  XML_SetStartDoctypeDeclHandler(check.parser, OnDoctype);
+  if (XML_Parse(check.parser, body.data(), static_cast<int>(body.size()), XML_TRUE) ==
+      XML_STATUS_OK) {
+    return {};
+  }
+  if (!check.problem.empty()) return InvalidXml(std::move(check.problem));
+  return InvalidXml(std::string(XML_ErrorString(XML_GetErrorCode(check.parser))) + " at line " +
+                    std::to_string(XML_GetCurrentLineNumber(check.parser)) + ", column " +
+                    std::to_string(XML_GetCurrentColumnNumber(check.parser)));
+}
+
+}  // namespace
 
 tl::unexpected<Error> InvalidXml(std::string detail) {
   return Fail(ErrorCode::kInvalidXmlDocument, {}, std::move(detail));
@@ -19,15 +86,10 @@ bool IsBlank(std::string_view body) {
 }
 
 Result<void> ParseXmlBody(std::string_view body, pugi::xml_document& doc) {
-  // A DOCTYPE is kept as a node so it can be refused below: pugixml never expands entities of a
-  // DTD, but a DTD has no business in these bodies (the service's reader prohibits them).
-  const unsigned options = pugi::parse_default | pugi::parse_doctype;
+  if (auto ok = CheckWellFormed(body); !ok) return ok;
   const pugi::xml_parse_result parsed =
-      doc.load_buffer(body.data(), body.size(), options, pugi::encoding_auto);
+      doc.load_buffer(body.data(), body.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) return InvalidXml(parsed.description());
-  for (const pugi::xml_node& child : doc.children()) {
-    if (child.type() == pugi::node_doctype) return InvalidXml("DOCTYPE is not allowed");
-  }
   if (!doc.document_element()) return InvalidXml("no root element");
   return {};
 }

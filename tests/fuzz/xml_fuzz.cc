@@ -2,7 +2,9 @@
 // Properties. The first input byte picks the parser (even: ACL, odd: service properties), the
 // rest is the body. Invariants: a failure is only the service's XML error codes; a success
 // renders to XML that parses back to the same rendering (a fixed point), and the ACL holds at
-// most 5 identifiers.
+// most 5 identifiers. Well-formedness: an accepted body followed by a second root element, and
+// the rendering given a repeated attribute or a non-UTF-8 encoding declaration, are refused with
+// InvalidXmlDocument.
 //
 // With clang: cmake -DCMAKE_CXX_COMPILER=clang++ -DMALACHITE_FUZZ=ON, then
 //   build/tests/fuzz/xml_fuzz -max_total_time=60
@@ -11,11 +13,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/auth/acl_xml.h"
 #include "server/wire/service_properties.h"
 #include "server/wire/service_properties_parse.h"
+#include "server/wire/xml_util.h"
 
 namespace {
 
@@ -24,6 +29,36 @@ using malachite::ErrorCode;
 void CheckXmlError(ErrorCode code) {
   if (code != ErrorCode::kInvalidXmlDocument && code != ErrorCode::kInvalidXmlNodeValue) {
     std::abort();
+  }
+}
+
+// `text` with the first `from` replaced by `to`; aborts when `from` is missing (the renderings
+// always hold it).
+std::string ReplaceFirst(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  if (at == std::string::npos) std::abort();
+  return text.replace(at, from.size(), to);
+}
+
+// Bodies that are certainly not well-formed XML, derived from an accepted `body` and its
+// `rendered` form (which starts with the UTF-8 declaration and the root element `root`).
+std::vector<std::string> NotWellFormed(std::string_view body, const std::string& rendered,
+                                       std::string_view root) {
+  std::vector<std::string> out;
+  // A second root element, after the body and after its rendering.
+  if (!malachite::server::IsBlank(body)) out.push_back(std::string(body) + "<x/>");
+  out.push_back(rendered + "<" + std::string(root) + "/>");
+  const std::string open = "<" + std::string(root);
+  out.push_back(ReplaceFirst(rendered, open, open + R"( a="1" a="2")"));
+  out.push_back(ReplaceFirst(rendered, R"(encoding="utf-8")", R"(encoding="ISO-8859-1")"));
+  return out;
+}
+
+template <typename Parse>
+void CheckRefused(const std::vector<std::string>& bodies, Parse parse) {
+  for (const std::string& bad : bodies) {
+    auto parsed = parse(bad);
+    if (parsed || parsed.error().code != ErrorCode::kInvalidXmlDocument) std::abort();
   }
 }
 
@@ -37,6 +72,7 @@ void FuzzAcl(std::string_view body) {
   if (!again || RenderAclXml(*again) != rendered) std::abort();
   auto decoded = DecodeAclRecord(EncodeAclRecord(*acl));
   if (!decoded || RenderAclXml(*decoded) != rendered) std::abort();
+  CheckRefused(NotWellFormed(body, rendered, "SignedIdentifiers"), ParseAclXml);
 }
 
 void FuzzServiceProperties(std::string_view body) {
@@ -48,6 +84,9 @@ void FuzzServiceProperties(std::string_view body) {
   const std::string rendered = RenderServicePropertiesXml(properties);
   auto decoded = DecodeServicePropertiesRecord(EncodeServicePropertiesRecord(properties));
   if (!decoded || RenderServicePropertiesXml(*decoded) != rendered) std::abort();
+  if (!ParseServicePropertiesXml(rendered)) std::abort();
+  CheckRefused(NotWellFormed(body, rendered, "StorageServiceProperties"),
+               ParseServicePropertiesXml);
 }
 
 }  // namespace

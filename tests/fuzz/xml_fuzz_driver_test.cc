@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
 TEST_CASE(
     "xml_fuzz: random ACL and service properties bodies parse to a fixed point or fail "
-    "with the XML error codes, never crash",
+    "with the XML error codes, never crash, and never accept what is not well-formed",
     "[fuzz]") {
   const auto seeds = malachite::fuzz::XmlSeeds();
   const std::vector<std::string> tokens = {"<",
@@ -17,6 +17,13 @@ TEST_CASE(
                                            "</",
                                            "/>",
                                            "<?xml",
+                                           "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
+                                           " encoding=\"ISO-8859-1\"",
+                                           " encoding=\"utf-16\"",
+                                           " a=\"1\"",
+                                           "<x/>",
+                                           "&",
+                                           "&#x13;",
                                            "<!DOCTYPE x [<!ENTITY e \"e\">]>",
                                            "&amp;",
                                            "&lt;",

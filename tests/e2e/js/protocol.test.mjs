@@ -3,6 +3,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { startServer, uniqueTableName, kDevAccount, kDevKey } from "./server.mjs";
+import { sendSigned } from "./signed_http.mjs";
 
 let server;
 let table;
@@ -17,34 +18,8 @@ after(async () => {
   await server?.stop();
 });
 
-// Sends a SharedKeyLite-signed request to /<account><path>. `path` may carry a query string.
-// headers: extra/overriding headers (null deletes one). Returns { status, headers, text, json }.
-async function send(method, path, { headers = {}, body, date = new Date().toUTCString() } = {}) {
-  const url = new URL(`http://127.0.0.1:${server.port}/${kDevAccount}${path}`);
-  const toSign = `${date}\n/${kDevAccount}${url.pathname}`;
-  const signature = createHmac("sha256", Buffer.from(kDevKey, "base64")).update(toSign, "utf8").digest("base64");
-  const all = {
-    "x-ms-date": date,
-    "x-ms-version": "2019-02-02",
-    Accept: "application/json;odata=minimalmetadata",
-    DataServiceVersion: "3.0",
-    Authorization: `SharedKeyLite ${kDevAccount}:${signature}`,
-    ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
-    ...headers,
-  };
-  for (const [k, v] of Object.entries(all)) if (v === null) delete all[k];
-  const response = await fetch(url, {
-    method,
-    headers: all,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: response.status, headers: response.headers, text, json };
-}
+// A SharedKeyLite-signed request to /<account><path> (signed_http.mjs).
+const send = (method, path, options) => sendSigned(server, method, path, options);
 
 function assertError(response, status, code) {
   assert.equal(response.status, status, `expected ${status} ${code}: ${response.text}`);

@@ -11,6 +11,7 @@ import {
   generateTableSas,
 } from "@azure/data-tables";
 import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "./server.mjs";
+import { sendSigned } from "./signed_http.mjs";
 
 let server;
 let service;
@@ -153,6 +154,36 @@ test("sas: a stored access policy set with setAccessPolicy backs a token until i
   await expectError(owner.setAccessPolicy(six), 400, "InvalidXmlDocument");
 });
 
+test("sas: identifiers without a policy come back as no policy, times with 7 fractional digits", async () => {
+  // The SDK's own "should send a null AP" test (spec §11.1).
+  const name = uniqueTableName("aclnull");
+  const owner = server.tableClient(name);
+  await owner.createTable();
+  const date = new Date("2021-07-08T09:10:09Z");
+  await owner.setAccessPolicy([
+    { id: "null" },
+    { id: "empty", accessPolicy: {} },
+    { id: "partial", accessPolicy: { permission: "r" } },
+    { id: "full", accessPolicy: { start: date, expiry: date, permission: "r" } },
+  ]);
+  const acl = await owner.getAccessPolicy();
+  assert.deepEqual(acl.map((s) => s.id), ["null", "empty", "partial", "full"]);
+  assert.deepEqual(acl[0].accessPolicy, {});
+  assert.deepEqual(acl[1].accessPolicy, {});
+  assert.deepEqual(acl[2].accessPolicy, { permission: "r" });
+  assert.deepEqual(acl[3].accessPolicy, { start: date, expiry: date, permission: "r" });
+
+  // On the wire: no <AccessPolicy> element, and the service's 7-digit times.
+  const response = await sendSigned(server, "GET", `/${name}?comp=acl`, {
+    headers: { Accept: "application/xml" },
+  });
+  const xml = response.text;
+  assert.equal(response.status, 200, xml);
+  assert.match(xml, /<SignedIdentifier><Id>null<\/Id><\/SignedIdentifier>/);
+  assert.match(xml, /<SignedIdentifier><Id>empty<\/Id><\/SignedIdentifier>/);
+  assert.match(xml, /<Start>2021-07-08T09:10:09\.0000000Z<\/Start>/);
+});
+
 test("sas: an account SAS from generateAccountSas lists and creates tables per its resource types", async () => {
   const { name } = await populatedTable("sasacct");
   const sas = generateAccountSas(credential, {
@@ -203,4 +234,19 @@ test("sas: service properties round-trip through setProperties/getProperties", a
   );
   await service.setProperties({ cors: [] });
   assert.deepEqual((await service.getProperties()).cors ?? [], []);
+});
+
+test("sas: getStatistics on a client pointed at the -secondary path signs the path as sent and succeeds", async () => {
+  // The JS SDK moves only *.table.core.windows.net hosts to the secondary; on a path-style
+  // endpoint the user points the client at /<account>-secondary, and the SDK signs
+  // "/devstoreaccount1/devstoreaccount1-secondary/?comp=stats" (spec §10.4, §4.16).
+  const secondary = new TableServiceClient(`${server.accountUrl}-secondary`, credential, options);
+  const stats = await secondary.getStatistics();
+  assert.equal(stats.geoReplication?.status, "live");
+  assert.ok(stats.geoReplication?.lastSyncTime instanceof Date);
+  // A wrong key on the same path still fails, and the primary path has no stats.
+  const wrong = new TableServiceClient(`${server.accountUrl}-secondary`,
+    new AzureNamedKeyCredential(kDevAccount, Buffer.from("not the key").toString("base64")), options);
+  await expectError(wrong.getStatistics(), 403, "AuthenticationFailed");
+  await expectError(service.getStatistics(), 400, "InvalidQueryParameterValue");
 });

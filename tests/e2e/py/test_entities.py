@@ -107,3 +107,15 @@ def test_select_returns_only_the_selected_properties(table):
     table.create_entity({"PartitionKey": "p", "RowKey": "r", "a": 1, "b": 2, "c": 3})
     entity = table.get_entity("p", "r", select=["a", "c"])
     assert dict(entity) == {"a": 1, "c": 3}
+
+
+def test_boolean_literal_filters_as_health_checks_send_them(service, table):
+    """spec §6.1: `false` alone (the health checks' probe), `true and ...`, `false or ...`."""
+    for rk in ("1", "2"):
+        table.create_entity({"PartitionKey": "probe", "RowKey": rk})
+    assert list(table.query_entities("false")) == []
+    assert sorted(e["RowKey"] for e in table.query_entities("true")) == ["1", "2"]
+    assert [e["RowKey"] for e in table.query_entities("true and RowKey eq '2'")] == ["2"]
+    assert [e["RowKey"] for e in table.query_entities("false or RowKey eq '1'")] == ["1"]
+    assert list(service.query_tables("false")) == []
+    assert table.table_name in [t.name for t in service.query_tables("not false")]

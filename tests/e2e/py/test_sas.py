@@ -122,6 +122,27 @@ def test_stored_access_policy_applies_at_request_time(server, service, populated
         populated.set_table_access_policy(too_many)
 
 
+def test_identifiers_without_a_policy_come_back_as_none(service):
+    """spec §11.1: the service leaves <AccessPolicy> out for an identifier without start, expiry
+    or permission, which the SDK reads as None; times keep their value (7-digit form)."""
+    client = service.create_table(unique_name("aclnone"))
+    when = datetime(2021, 7, 8, 9, 10, 9, tzinfo=timezone.utc)
+    client.set_table_access_policy({
+        "null": None,
+        "empty": TableAccessPolicy(),
+        "partial": TableAccessPolicy(permission="r"),
+        "full": TableAccessPolicy(start=when, expiry=when, permission="r"),
+    })
+    acl = client.get_table_access_policy()
+    assert list(acl) == ["null", "empty", "partial", "full"]
+    assert acl["null"] is None
+    assert acl["empty"] is None
+    assert acl["partial"].permission == "r"
+    assert acl["partial"].start is None and acl["partial"].expiry is None
+    assert (acl["full"].start, acl["full"].expiry, acl["full"].permission) == (when, when, "r")
+    service.delete_table(client.table_name)
+
+
 def test_account_sas_resource_types_and_permissions(server, populated):
     sas = generate_account_sas(
         CREDENTIAL, resource_types=ResourceTypes.from_string("sco"),  # the model has no container flag

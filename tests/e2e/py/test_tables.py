@@ -81,6 +81,19 @@ def test_invalid_table_names_are_reported_by_the_sdk(service, bad):
         service.create_table(bad)
 
 
+@pytest.mark.parametrize("bad", ["a//", "a/", "ab?c", "ab#c"])
+def test_names_with_reserved_characters_are_reported_by_the_sdk_on_entity_operations(service, bad):
+    # The name reaches the service percent-encoded in the path (a%2F%2F); the service answers
+    # InvalidResourceName / OutOfRangeInput, which the SDK turns into its table-name ValueError.
+    client = service.get_table_client(bad)
+    with pytest.raises(ValueError, match="table names must be alphanumeric"):
+        client.create_entity({"PartitionKey": "p", "RowKey": "r"})
+    with pytest.raises(ValueError, match="table names must be alphanumeric"):
+        client.get_table_access_policy()
+    with pytest.raises(ValueError, match="table names must be alphanumeric"):
+        client.submit_transaction([("create", {"PartitionKey": "p", "RowKey": "r"})])
+
+
 def test_reserved_table_name_answers_invalid_resource_name(service):
     # "tables" matches the SDK's own name pattern, so the service error comes through as is.
     with pytest.raises(HttpResponseError) as info:

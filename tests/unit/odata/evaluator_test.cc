@@ -131,5 +131,22 @@ TEST_CASE("evaluator: and/or/not combine with short-circuit truth tables", "[oda
   CHECK_FALSE(eval("F eq true and (T eq true or T eq true)"));
 }
 
+TEST_CASE("evaluator: a boolean constant holds for every row or for none", "[odata][evaluator]") {
+  const TestRow row{{"T", EdmValue::Boolean(true)}};
+  const TestRow empty{};
+  auto eval = [](std::string_view text, const TestRow& r) {
+    return Filter::Parse(text)->Matches(r);
+  };
+  CHECK(eval("true", row));
+  CHECK(eval("true", empty));
+  CHECK_FALSE(eval("false", row));
+  CHECK_FALSE(eval("false", empty));
+  CHECK(eval("not false", empty));
+  CHECK(eval("true and T eq true", row));
+  CHECK_FALSE(eval("true and T eq true", empty));
+  CHECK(eval("false or T eq true", row));
+  CHECK_FALSE(eval("T eq true and false", row));
+}
+
 }  // namespace
 }  // namespace malachite::odata

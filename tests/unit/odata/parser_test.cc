@@ -121,13 +121,41 @@ TEST_CASE("parser: nesting is bounded, so deep input fails instead of exhausting
   CHECK(ParseDump(nots + "a eq 1").rfind("error: ", 0) == 0);
 }
 
-TEST_CASE("parser: a long and-chain is bounded by kMaxParsedComparisons", "[odata][parser]") {
+TEST_CASE("parser: a long and-chain is bounded by kMaxParsedConditions", "[odata][parser]") {
   std::string chain = "a eq 1";
-  for (std::size_t i = 1; i < kMaxParsedComparisons; ++i) chain += " and a eq 1";
+  for (std::size_t i = 1; i < kMaxParsedConditions; ++i) chain += " and a eq 1";
   CHECK(ParseDump(chain).rfind("(and ", 0) == 0);
   CHECK(ParseDump(chain + " or a eq 1") == "error: Invalid $filter at position " +
                                                std::to_string(chain.size() + 4) +
-                                               ": more than 256 comparisons");
+                                               ": more than 256 comparisons and constants");
+  // Constants count too, so a chain of them cannot build an unbounded tree either.
+  std::string constants = "true";
+  for (std::size_t i = 1; i < kMaxParsedConditions; ++i) constants += " and true";
+  CHECK(ParseDump(constants).rfind("(and ", 0) == 0);
+  CHECK(ParseDump(constants + " or false") == "error: Invalid $filter at position " +
+                                                  std::to_string(constants.size() + 4) +
+                                                  ": more than 256 comparisons and constants");
+}
+
+TEST_CASE("parser: a boolean literal stands alone wherever a condition may", "[odata][parser]") {
+  CHECK(ParseDump("false") == "false");
+  CHECK(ParseDump("true") == "true");
+  CHECK(ParseDump("not false") == "(not false)");
+  CHECK(ParseDump("true and RowKey eq '1'") == "(and true (eq RowKey '1'))");
+  CHECK(ParseDump("(false or PartitionKey eq 'a') or PartitionKey eq 'b'") ==
+        "(or (or false (eq PartitionKey 'a')) (eq PartitionKey 'b'))");
+  CHECK(ParseDump("(true)") == "true");
+  // Followed by a comparison operator it is still a comparison's literal.
+  CHECK(ParseDump("true eq IsActive") == "(eq IsActive true)");
+  CHECK(ParseDump("IsActive eq true and false") == "(and (eq IsActive true) false)");
+  CHECK(ParseDump("true eq true") ==
+        "error: Invalid $filter at position 0: a comparison needs a property on one side");
+  CHECK(ParseDump("true IsActive") ==
+        "error: Invalid $filter at position 5: expected 'and', 'or' or the end of the filter, "
+        "found 'Identifier'");
+  CHECK(ParseDump("1") ==
+        "error: Invalid $filter at position 1: expected a comparison operator (eq ne gt ge lt le), "
+        "found the end");
 }
 
 }  // namespace

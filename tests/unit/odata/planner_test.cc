@@ -123,6 +123,24 @@ TEST_CASE("planner: contradictions and keys against other types match nothing", 
         "plan=empty service=table-scan ranges=[] residual=none");
 }
 
+TEST_CASE("planner: boolean constants plan to everything or nothing, exactly", "[odata]") {
+  CHECK(PlanDump("false") == "plan=empty service=table-scan ranges=[] residual=none");
+  CHECK(PlanDump("not true") == "plan=empty service=table-scan ranges=[] residual=none");
+  CHECK(PlanDump("true") ==
+        "plan=table-scan service=table-scan ranges=[(-inf .. +inf)] residual=none");
+  CHECK(PlanDump("not false") ==
+        "plan=table-scan service=table-scan ranges=[(-inf .. +inf)] residual=none");
+  CHECK(PlanDump("true and PartitionKey eq 'a' and RowKey eq '1'") ==
+        "plan=point service=point ranges=['a'/'1'] residual=none");
+  CHECK(PlanDump("false or PartitionKey eq 'a' or PartitionKey eq 'b'") ==
+        "plan=ranges(2) service=table-scan ranges=['a'/*, 'b'/*] residual=none");
+  CHECK(PlanDump("PartitionKey eq 'a' and false") ==
+        "plan=empty service=partition-scan ranges=[] residual=none");
+  CHECK(PlanDump("true and Qty gt 5") ==
+        "plan=table-scan service=table-scan ranges=[(-inf .. +inf)] residual=(and true (gt Qty "
+        "5:Int32))");
+}
+
 TEST_CASE("planner: non-key conditions and or across them fall back to a table scan", "[odata]") {
   CHECK(PlanDump("Qty gt 5") ==
         "plan=table-scan service=table-scan ranges=[(-inf .. +inf)] residual=(gt Qty 5:Int32)");
@@ -194,6 +212,9 @@ TEST_CASE("planner: Query Tables plans over TableName alone", "[odata]") {
         "plan=table-scan ranges=[(-inf .. +inf)] residual=(eq RowKey 'x')");
   CHECK(ScanPlan::MakeForTables(nullptr).Dump() ==
         "plan=table-scan ranges=[(-inf .. +inf)] residual=none");
+  CHECK(plan("false") == "plan=empty ranges=[] residual=none");
+  CHECK(plan("true and TableName eq 'orders'") ==
+        "plan=partition ranges=['orders'/*] residual=none");
 }
 
 // ---- Properties over random filters and entities ----
@@ -237,6 +258,7 @@ class FilterGen {
     }
   }
   std::string Comparison() {
+    if (Pick(10) == 0) return Pick(2) == 0 ? "true" : "false";  // a constant condition
     static const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey", "Tag"};
     static const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
     return std::string(kProps[Pick(5)]) + " " + kOps[Pick(6)] + " " + Literal();

@@ -38,8 +38,34 @@ TEST_CASE("acl_xml: policies round-trip with dates in the 7-digit form", "[acl]"
         R"(<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier>)"
         "<Id>readers-2024</Id><AccessPolicy><Start>2024-01-01T00:00:00.0000000Z</Start>"
         "<Expiry>2024-12-31T08:30:00.0000000Z</Expiry><Permission>raud</Permission>"
-        "</AccessPolicy></SignedIdentifier><SignedIdentifier><Id>a&amp;b</Id><AccessPolicy>"
-        "</AccessPolicy></SignedIdentifier></SignedIdentifiers>");
+        "</AccessPolicy></SignedIdentifier><SignedIdentifier><Id>a&amp;b</Id>"
+        "</SignedIdentifier></SignedIdentifiers>");
+}
+
+TEST_CASE("acl_xml: an identifier without a policy field is answered without <AccessPolicy>",
+          "[acl]") {
+  // The body the JS SDK's "should send a null ap" test sends, and the service's recorded answer.
+  CHECK(RoundTrip(R"(<?xml version="1.0" encoding="UTF-8" standalone="yes"?><SignedIdentifiers>)"
+                  "<SignedIdentifier><Id>null</Id><AccessPolicy/></SignedIdentifier>"
+                  "<SignedIdentifier><Id>empty</Id><AccessPolicy/></SignedIdentifier>"
+                  "<SignedIdentifier><Id>partial</Id><AccessPolicy><Permission>r</Permission>"
+                  "</AccessPolicy></SignedIdentifier><SignedIdentifier><Id>full</Id><AccessPolicy>"
+                  "<Start>2021-07-08T09:10:09Z</Start><Expiry>2021-07-08T09:10:09Z</Expiry>"
+                  "<Permission>r</Permission></AccessPolicy></SignedIdentifier>"
+                  "</SignedIdentifiers>") ==
+        R"(<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers>)"
+        "<SignedIdentifier><Id>null</Id></SignedIdentifier>"
+        "<SignedIdentifier><Id>empty</Id></SignedIdentifier>"
+        "<SignedIdentifier><Id>partial</Id><AccessPolicy><Permission>r</Permission>"
+        "</AccessPolicy></SignedIdentifier><SignedIdentifier><Id>full</Id><AccessPolicy>"
+        "<Start>2021-07-08T09:10:09.0000000Z</Start><Expiry>2021-07-08T09:10:09.0000000Z</Expiry>"
+        "<Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>");
+  // No <AccessPolicy> at all, and one with only empty fields, are the same: no policy.
+  CHECK(RoundTrip("<SignedIdentifiers><SignedIdentifier><Id>x</Id></SignedIdentifier>"
+                  "</SignedIdentifiers>") ==
+        RoundTrip("<SignedIdentifiers><SignedIdentifier><Id>x</Id><AccessPolicy><Start/>"
+                  "<Expiry></Expiry><Permission/></AccessPolicy></SignedIdentifier>"
+                  "</SignedIdentifiers>"));
 }
 
 TEST_CASE("acl_xml: an empty body and an empty list clear the policies", "[acl]") {

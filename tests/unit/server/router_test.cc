@@ -110,7 +110,8 @@ TEST_CASE("router: malformed resource paths are InvalidUri", "[router]") {
         "/devstoreaccount1/tab1(PartitionKey='a,RowKey='b')",
         "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b')x", "/devstoreaccount1/Tables('x",
         "/devstoreaccount1/tab1/extra", "/", "", "devstoreaccount1/Tables", "/devstoreaccount1/",
-        "/devstoreaccount1/$batch()"}) {
+        "/devstoreaccount1/$batch()", "/devstoreaccount1/tab1//", "/devstoreaccount1//",
+        "/devstoreaccount1/Tables//", "/devstoreaccount1/tab1/()"}) {
     INFO(target);
     CHECK(RouteOf("GET", target) == "error InvalidUri");
   }
@@ -125,6 +126,64 @@ TEST_CASE("router: table names in URLs are validated except $-system names", "[r
         "QueryEntities devstoreaccount1 table=$MetricsHourPrimaryTransactionsTable verb=GET");
   // "tables" in any case names the collection, not a table.
   CHECK(RouteOf("GET", "/devstoreaccount1/tables") == "QueryTables devstoreaccount1 verb=GET");
+}
+
+TEST_CASE("router: a table name that decodes to reserved characters fails the name rules",
+          "[router]") {
+  // `a//` sent as a%2F%2F: a name with invalid characters, not a path with more segments.
+  CHECK(RouteOf("GET", "/devstoreaccount1/a%2F%2F()") == "error InvalidResourceName");
+  CHECK(RouteOf("POST", "/devstoreaccount1/a%2F%2F") == "error InvalidResourceName");
+  CHECK(RouteOf("DELETE", "/devstoreaccount1/a%2F%2F(PartitionKey='p',RowKey='r')",
+                {{"If-Match", "*"}}) == "error InvalidResourceName");
+  CHECK(RouteOf("PUT", "/devstoreaccount1/a%2F%2F?comp=acl") == "error InvalidResourceName");
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables('a%2F%2F')") == "error InvalidResourceName");
+  CHECK(RouteOf("GET", "/devstoreaccount1/abc%3Fdef()") == "error InvalidResourceName");
+  CHECK(RouteOf("GET", "/devstoreaccount1/abc%23d%5C") == "error InvalidResourceName");
+  // A bad length is OutOfRangeInput, checked first.
+  CHECK(RouteOf("GET", "/devstoreaccount1/a%2F()") == "error OutOfRangeInput");
+  CHECK(RouteOf("GET", "/devstoreaccount1/" + std::string(60, 'a') + "%2F%2F%2F%2F()") ==
+        "error OutOfRangeInput");
+  // Encoded letters are just letters.
+  CHECK(RouteOf("GET", "/devstoreaccount1/%61bc()") ==
+        "QueryEntities devstoreaccount1 table=abc verb=GET");
+}
+
+TEST_CASE("router: one trailing slash after a resource is ignored", "[router]") {
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables/") == "QueryTables devstoreaccount1 verb=GET");
+  CHECK(RouteOf("POST", "/devstoreaccount1/Tables/") == "CreateTable devstoreaccount1 verb=POST");
+  CHECK(RouteOf("DELETE", "/devstoreaccount1/Tables('tab1')/") ==
+        "DeleteTable devstoreaccount1 table=tab1 verb=DELETE");
+  CHECK(RouteOf("POST", "/devstoreaccount1/$batch/") ==
+        "EntityGroupTransaction devstoreaccount1 verb=POST");
+  CHECK(RouteOf("GET", "/devstoreaccount1/tab1/") ==
+        "QueryEntities devstoreaccount1 table=tab1 verb=GET");
+  CHECK(RouteOf("GET", "/devstoreaccount1/tab1()/?$top=1") ==
+        "QueryEntities devstoreaccount1 table=tab1 verb=GET q=$top=1");
+  CHECK(RouteOf("POST", "/devstoreaccount1/tab1/") ==
+        "InsertEntity devstoreaccount1 table=tab1 verb=POST");
+  CHECK(RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b')/") ==
+        "GetEntity devstoreaccount1 table=tab1 pk=a rk=b verb=GET");
+  CHECK(RouteOf("PUT", "/devstoreaccount1/tab1/?comp=acl") ==
+        "SetTableACL devstoreaccount1 table=tab1 verb=PUT q=comp=acl");
+}
+
+TEST_CASE("router: a '%' that starts no two-hex-digit escape in the path is InvalidUri",
+          "[router]") {
+  for (auto target :
+       {"/devstoreaccount1/tab1(PartitionKey='%G1',RowKey='r')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%zz')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='100%')",
+        "/devstoreaccount1/tab1(PartitionKey='p',RowKey='%4')", "/devstoreaccount1/tab%1",
+        "/devstore%xaccount1/Tables", "/devstoreaccount1/Tables%"}) {
+    INFO(target);
+    CHECK(RouteOf("PUT", target) == "error InvalidUri");
+    CHECK(RouteOf("OPTIONS", target) == "error InvalidUri");
+  }
+  // %25 is the '%' itself; a malformed escape in the query is kept as text (not the path).
+  CHECK(RouteOf("GET", "/devstoreaccount1/tab1(PartitionKey='100%25',RowKey='%4a')") ==
+        "GetEntity devstoreaccount1 table=tab1 pk=100% rk=J verb=GET");
+  CHECK(RouteOf("GET", "/devstoreaccount1/tab1()?$filter=RowKey%20eq%20'100%'") ==
+        "QueryEntities devstoreaccount1 table=tab1 verb=GET q=$filter=RowKey eq '100%'");
 }
 
 TEST_CASE("router: batch, ACL, service properties and stats", "[router]") {
