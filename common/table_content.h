@@ -11,7 +11,7 @@ namespace malachite {
 
 struct TableContent {
   std::string account;
-  std::string table;              // as it will be created (case preserved)
+  std::string table;             // as it will be created (case preserved)
   std::vector<Entity> entities;  // timestamps unset: the store stamps them on write
 };
 

@@ -51,8 +51,7 @@ Result<fs::path> MakeStaging(const fs::path& dest) {
   fs::path parent = dest.parent_path().empty() ? fs::path(".") : dest.parent_path();
   std::error_code ec;
   fs::create_directories(parent, ec);
-  std::string pattern =
-      (parent / ("." + dest.filename().string() + ".partial-XXXXXX")).string();
+  std::string pattern = (parent / ("." + dest.filename().string() + ".partial-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) return IoError("cannot create", pattern, errno);
   return fs::path(pattern);
 }
@@ -81,9 +80,8 @@ Result<void> CheckStoreFile(const std::string& file) {
   auto version = ReadMetaU64(txn->get(), meta, kMetaFormatVersion);
   if (!version) return tl::unexpected<Error>(version.error());
   if (*version != kFormatVersion) {
-    return Fail(ErrorCode::kInvalidInput,
-                file + " is not a Malachite store of format version " +
-                    std::to_string(kFormatVersion));
+    return Fail(ErrorCode::kInvalidInput, file + " is not a Malachite store of format version " +
+                                              std::to_string(kFormatVersion));
   }
   return {};
 }

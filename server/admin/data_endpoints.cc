@@ -24,9 +24,9 @@ QueryParams ParamsOf(std::string_view target) {
     std::string_view item = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
     const std::size_t eq = item.find('=');
-    params.items.emplace_back(PercentDecode(item.substr(0, eq), true),
-                              eq == std::string_view::npos ? ""
-                                                           : PercentDecode(item.substr(eq + 1), true));
+    params.items.emplace_back(
+        PercentDecode(item.substr(0, eq), true),
+        eq == std::string_view::npos ? "" : PercentDecode(item.substr(eq + 1), true));
   }
   return params;
 }
@@ -46,7 +46,8 @@ void AnswerJson(Response& response, std::string body) {
 }
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 AdminJob ResetJob(const DataEndpoints& data, const Request& request, Response& response) {

@@ -54,8 +54,8 @@ Result<std::vector<Entity>> ReadEntities(dom::array documents, const std::string
     ++number;
     dom::object properties;
     if (doc["properties"].get(properties) != simdjson::SUCCESS) {
-      return Fail(ErrorCode::kInvalidInput, where + " entity " + std::to_string(number) +
-                                                ": no properties");
+      return Fail(ErrorCode::kInvalidInput,
+                  where + " entity " + std::to_string(number) + ": no properties");
     }
     auto entity = ParseEntityLine(PropertiesJson(properties), false);
     if (!entity) {
@@ -93,12 +93,13 @@ Result<std::vector<TableContent>> ReadAzuriteDb(const std::string& path) {
     dom::array data;
     if (c["data"].get(data) != simdjson::SUCCESS) continue;
     for (dom::element t : data) {
-      tables.push_back(TableContent{std::string(Str(t, "account")), std::string(Str(t, "table")), {}});
+      tables.push_back(
+          TableContent{std::string(Str(t, "account")), std::string(Str(t, "table")), {}});
     }
   }
   if (!found_catalog) {
-    return Fail(ErrorCode::kInvalidInput,
-                file + " has no " + std::string(kTablesCollection) + " (not Azurite's table database)");
+    return Fail(ErrorCode::kInvalidInput, file + " has no " + std::string(kTablesCollection) +
+                                              " (not Azurite's table database)");
   }
   for (TableContent& table : tables) {
     const std::string name = table.account + "$" + table.table;

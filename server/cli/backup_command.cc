@@ -38,8 +38,9 @@ int BackupOnline(const TableEndpoint& endpoint, std::string dest) {
   auto reply = client.SendToRoot("POST", "/-/backup", "dest=" + server::PercentEncode(dest));
   if (!reply) return Fails("backup", reply.error().message, 1);
   if (reply->status != 200) {
-    return Fails("backup", "POST /-/backup answered " + std::to_string(reply->status) + ": " +
-                               reply->body.substr(0, reply->body.find('\n')),
+    return Fails("backup",
+                 "POST /-/backup answered " + std::to_string(reply->status) + ": " +
+                     reply->body.substr(0, reply->body.find('\n')),
                  1);
   }
   std::fputs(reply->body.c_str(), stdout);

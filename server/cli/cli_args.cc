@@ -62,7 +62,8 @@ Result<CliArgs> ParseCliArgs(int argc, const char* const* argv, int first,
     auto option = std::find_if(options.begin(), options.end(),
                                [&](const CliOption& o) { return o.name == name; });
     if (option == options.end()) {
-      return Fail(ErrorCode::kInvalidInput, "unknown option '--" + std::string(name) + "' (try --help)");
+      return Fail(ErrorCode::kInvalidInput,
+                  "unknown option '--" + std::string(name) + "' (try --help)");
     }
     std::string value = "1";
     if (eq != std::string_view::npos) {
@@ -94,12 +95,13 @@ std::string CliHelp(std::string_view usage, std::string_view description,
 }
 
 Result<std::optional<TableEndpoint>> EndpointOf(const CliArgs& args, const char* const* envp) {
-  const bool online = args.Has("connection-string") || args.Has("endpoint") || args.Has("key") ||
-                      args.Has("sas");
+  const bool online =
+      args.Has("connection-string") || args.Has("endpoint") || args.Has("key") || args.Has("sas");
   if (args.Has("data-dir")) {
     if (online) {
-      return Fail(ErrorCode::kInvalidInput,
-                  "--data-dir (offline) and --connection-string/--endpoint (online) exclude each other");
+      return Fail(
+          ErrorCode::kInvalidInput,
+          "--data-dir (offline) and --connection-string/--endpoint (online) exclude each other");
     }
     return std::optional<TableEndpoint>();
   }
@@ -109,9 +111,9 @@ Result<std::optional<TableEndpoint>> EndpointOf(const CliArgs& args, const char*
     endpoint = ParseConnectionString(args.Get("connection-string"));
   } else if (args.Has("endpoint")) {
     const bool sas = args.Has("sas");
-    endpoint = EndpointFromUrl(args.Get("endpoint"), args.Get("account"),
-                               sas ? "" : args.Get("key", std::string(kDevAccountKey)),
-                               args.Get("sas"));
+    endpoint =
+        EndpointFromUrl(args.Get("endpoint"), args.Get("account"),
+                        sas ? "" : args.Get("key", std::string(kDevAccountKey)), args.Get("sas"));
   } else if (env) {
     endpoint = ParseConnectionString(*env);
   } else {

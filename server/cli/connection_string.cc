@@ -68,8 +68,8 @@ Result<TableEndpoint> ParseConnectionString(std::string_view text) {
   const std::string account = get("accountname");
   std::string url = get("tableendpoint");
   if (url.empty()) {
-    const std::string suffix = get("endpointsuffix").empty() ? "core.windows.net"
-                                                              : get("endpointsuffix");
+    const std::string suffix =
+        get("endpointsuffix").empty() ? "core.windows.net" : get("endpointsuffix");
     const std::string scheme =
         get("defaultendpointsprotocol").empty() ? "https" : get("defaultendpointsprotocol");
     if (account.empty()) {
@@ -87,7 +87,8 @@ Result<TableEndpoint> ParseConnectionString(std::string_view text) {
   // the first label of the host.
   auto parsed = boost::urls::parse_uri(url);
   std::string named = account;
-  if (named.empty() && parsed && (parsed->encoded_path().empty() || parsed->encoded_path() == "/")) {
+  if (named.empty() && parsed &&
+      (parsed->encoded_path().empty() || parsed->encoded_path() == "/")) {
     const std::string host = parsed->host_address();
     named = host.substr(0, host.find('.'));
   }

@@ -64,8 +64,7 @@ Result<CsvColumn> ParseHeaderCell(std::string_view cell) {
   if (!type_name.starts_with("Edm.")) type_name = "Edm." + type_name;
   std::optional<EdmType> type = ParseEdmTypeName(type_name);
   if (!type) {
-    return Fail(ErrorCode::kInvalidInput,
-                "unknown type in CSV header '" + std::string(cell) + "'");
+    return Fail(ErrorCode::kInvalidInput, "unknown type in CSV header '" + std::string(cell) + "'");
   }
   return CsvColumn{std::string(cell.substr(0, colon)), *type};
 }
@@ -82,7 +81,8 @@ void CsvLayout::Add(const Entity& entity) {
 }
 
 std::string CsvHeader(const std::vector<CsvColumn>& columns, bool with_timestamp) {
-  std::string out = with_timestamp ? "PartitionKey,RowKey,Timestamp:DateTime" : "PartitionKey,RowKey";
+  std::string out =
+      with_timestamp ? "PartitionKey,RowKey,Timestamp:DateTime" : "PartitionKey,RowKey";
   for (const CsvColumn& c : columns) {
     out.push_back(',');
     AppendCell(out, c.name + ":" + std::string(ShortTypeName(c.type)), false);
@@ -200,7 +200,8 @@ Result<Entity> CsvEntityDecoder::Decode(const CsvRecord& row, bool keep_timestam
   server::JsonMembers m(json);
   for (std::size_t i = 0; i < row.fields.size(); ++i) {
     const CsvColumn& c = columns_[i];
-    if (row.fields[i].empty() && !row.quoted[i] && !(IsKeyColumn(c.name) && c.name != "Timestamp")) {
+    if (row.fields[i].empty() && !row.quoted[i] &&
+        !(IsKeyColumn(c.name) && c.name != "Timestamp")) {
       continue;
     }
     if (!IsKeyColumn(c.name) && c.type != EdmType::kString) {

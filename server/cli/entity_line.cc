@@ -32,7 +32,7 @@ void AppendEntityLine(std::string& out, const Entity& entity, bool with_timestam
 Result<Entity> ParseEntityLine(std::string_view line, bool keep_timestamp) {
   auto parsed = server::ParseEntityJson(line);
   if (!parsed) return tl::unexpected(std::move(parsed.error()));
-  // Azure: spec §9.2 — an insert names both keys in its body.
+  // Azure: spec §4.5 — an insert names both keys in its body.
   if (!parsed->has_partition_key || !parsed->has_row_key) {
     return Fail(ErrorCode::kPropertiesNeedValue);
   }

@@ -19,7 +19,8 @@ class JsonLinesSource final : public RecordSource {
       if (line_.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines
       auto entity = ParseEntityLine(line_, keep_);
       if (!entity) return tl::unexpected(LineError{number, std::move(entity.error())});
-      return std::optional<EntityRecord>(EntityRecord{std::move(*entity), number, offset_, line_number_});
+      return std::optional<EntityRecord>(
+          EntityRecord{std::move(*entity), number, offset_, line_number_});
     }
     return std::optional<EntityRecord>();
   }
@@ -50,8 +51,9 @@ class CsvSource final : public RecordSource {
 
   tl::expected<std::optional<EntityRecord>, LineError> Next() override {
     for (;;) {
+      const std::size_t start = reader_->line();
       auto record = reader_->Next();
-      if (!record) return tl::unexpected(LineError{reader_->line(), std::move(record.error())});
+      if (!record) return tl::unexpected(LineError{start, std::move(record.error())});
       if (!*record) return std::optional<EntityRecord>();
       const CsvRecord& row = **record;
       if (row.fields.size() == 1 && row.fields[0].empty() && !row.quoted[0]) continue;
@@ -104,8 +106,10 @@ std::string_view FileExtension(FileFormat format) {
   return format == FileFormat::kCsv ? "csv" : "jsonl";
 }
 
-tl::expected<std::unique_ptr<RecordSource>, LineError> OpenRecordSource(
-    std::istream& in, FileFormat format, bool keep_timestamps, std::uint64_t total_bytes) {
+tl::expected<std::unique_ptr<RecordSource>, LineError> OpenRecordSource(std::istream& in,
+                                                                        FileFormat format,
+                                                                        bool keep_timestamps,
+                                                                        std::uint64_t total_bytes) {
   if (format == FileFormat::kJsonLines) {
     return std::unique_ptr<RecordSource>(new JsonLinesSource(in, keep_timestamps, total_bytes));
   }
@@ -117,8 +121,8 @@ tl::expected<std::unique_ptr<RecordSource>, LineError> OpenRecordSource(
   }
   auto decoder = CsvEntityDecoder::FromHeader(**header);
   if (!decoder) return tl::unexpected(LineError{1, std::move(decoder.error())});
-  return std::unique_ptr<RecordSource>(new CsvSource(std::move(*decoder), keep_timestamps,
-                                                     total_bytes, std::move(reader)));
+  return std::unique_ptr<RecordSource>(
+      new CsvSource(std::move(*decoder), keep_timestamps, total_bytes, std::move(reader)));
 }
 
 std::unique_ptr<RecordSource> VectorRecordSource(std::vector<Entity> entities) {

@@ -27,7 +27,7 @@ std::string_view FileExtension(FileFormat format);
 // An entity read from a source, with where it ends (for checkpoints).
 struct EntityRecord {
   Entity entity;
-  std::size_t line = 0;         // 1-based line (JSON Lines, CSV) or entity number
+  std::size_t line = 0;          // 1-based line (JSON Lines, CSV) or entity number
   std::uint64_t end_offset = 0;  // position just after the record
   std::size_t next_line = 0;     // the line that starts at end_offset
 };
@@ -54,8 +54,10 @@ class RecordSource {
 // Reads `in` (owned by the caller, which keeps it alive; `total_bytes` may be 0 when unknown).
 // For CSV the header record is read here. Errors: the CSV header's (kInvalidInput), as a
 // LineError of line 1.
-tl::expected<std::unique_ptr<RecordSource>, LineError> OpenRecordSource(
-    std::istream& in, FileFormat format, bool keep_timestamps, std::uint64_t total_bytes);
+tl::expected<std::unique_ptr<RecordSource>, LineError> OpenRecordSource(std::istream& in,
+                                                                        FileFormat format,
+                                                                        bool keep_timestamps,
+                                                                        std::uint64_t total_bytes);
 
 // Entities already in memory (Azurite's database); record i is line i+1.
 std::unique_ptr<RecordSource> VectorRecordSource(std::vector<Entity> entities);

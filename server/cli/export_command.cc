@@ -15,8 +15,8 @@ namespace {
 const std::vector<CliOption>& CommandOptions() {
   static const std::vector<CliOption> options = [] {
     std::vector<CliOption> list = {
-        {"table", "<name>", "every table of the account",
-         "a table to export (repeat for a list)", true},
+        {"table", "<name>", "every table of the account", "a table to export (repeat for a list)",
+         true},
         {"output", "<path>", "- (stdout) for one table",
          "the file for one table; a directory (one <table>.<ext> file each)\n"
          "for a list or the whole account"},
@@ -77,9 +77,8 @@ int RunExport(int argc, const char* const* argv, const char* const* envp) {
   std::error_code ec;
   if (!one_file) std::filesystem::create_directories(output, ec);
   for (const std::string& table : tables) {
-    std::string path = one_file ? output
-                                : output + "/" + table + "." +
-                                      std::string(FileExtension(options.format));
+    std::string path =
+        one_file ? output : output + "/" + table + "." + std::string(FileExtension(options.format));
     std::ofstream file;
     if (path != "-") file.open(path, std::ios::binary | std::ios::trunc);
     std::ostream& out = path == "-" ? std::cout : file;

@@ -25,7 +25,7 @@ WriteFailure FailureOf(const HttpReply& reply) {
 }
 
 // The first failed operation of a $batch response: its status line and odata.error, whose
-// message starts with "<index>:" (spec §7.3).
+// message starts with "<index>:" (spec §7.4).
 std::optional<WriteFailure> BatchFailure(const std::string& body) {
   for (std::size_t at = body.find("HTTP/1.1 "); at != std::string::npos;
        at = body.find("HTTP/1.1 ", at + 1)) {
@@ -118,9 +118,9 @@ class HttpTarget final : public TableTarget {
     std::string body = "{\"TableName\":";
     server::AppendJsonString(body, table);
     body += "}";
-    auto reply = client->Send("POST", "/Tables", "", "application/json", body,
-                              {{"Accept", "application/json;odata=nometadata"},
-                               {"Prefer", "return-no-content"}});
+    auto reply = client->Send(
+        "POST", "/Tables", "", "application/json", body,
+        {{"Accept", "application/json;odata=nometadata"}, {"Prefer", "return-no-content"}});
     if (!reply) return tl::unexpected(reply.error());
     Release(std::move(client));
     if (reply->status == 201 || reply->status == 204) return {};
@@ -130,8 +130,8 @@ class HttpTarget final : public TableTarget {
   }
 
   tl::expected<void, WriteFailure> WriteGroup(const std::string& table,
-                                              const std::vector<Entity>& entities,
-                                              ImportMode mode, bool) override {
+                                              const std::vector<Entity>& entities, ImportMode mode,
+                                              bool) override {
     const std::string batch = "batch_" + NewGuidText();
     auto client = Acquire();
     auto reply = client->Send("POST", "/$batch", "", "multipart/mixed; boundary=" + batch,
@@ -162,8 +162,8 @@ class HttpTarget final : public TableTarget {
   std::string BatchBody(const std::string& batch, const std::string& table,
                         const std::vector<Entity>& entities, ImportMode mode) const {
     const std::string changeset = "changeset_" + NewGuidText();
-    std::string body = "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset +
-                       "\r\n\r\n";
+    std::string body =
+        "--" + batch + "\r\nContent-Type: multipart/mixed; boundary=" + changeset + "\r\n\r\n";
     const std::string base = endpoint_.BaseUrl() + "/";
     for (const Entity& e : entities) {
       body += "--" + changeset +

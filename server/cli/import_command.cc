@@ -60,7 +60,8 @@ Result<std::vector<Input>> Inputs(const CliArgs& args, const std::string& path) 
   std::optional<FileFormat> forced;
   if (args.Has("format")) {
     const std::string f = args.Get("format");
-    if (f != "jsonl" && f != "csv") return Fail(ErrorCode::kInvalidInput, "--format is jsonl or csv");
+    if (f != "jsonl" && f != "csv")
+      return Fail(ErrorCode::kInvalidInput, "--format is jsonl or csv");
     forced = f == "csv" ? FileFormat::kCsv : FileFormat::kJsonLines;
   }
   std::error_code ec;
@@ -75,12 +76,14 @@ Result<std::vector<Input>> Inputs(const CliArgs& args, const std::string& path) 
     for (const fs::path& f : files) {
       inputs.push_back({f.string(), f.stem().string(), *FormatOfPath(f.string())});
     }
-    if (inputs.empty()) return Fail(ErrorCode::kInvalidInput, path + " holds no .jsonl or .csv file");
+    if (inputs.empty())
+      return Fail(ErrorCode::kInvalidInput, path + " holds no .jsonl or .csv file");
     return inputs;
   }
   Input input{path, args.Get("table", fs::path(path).stem().string()),
               forced.value_or(FormatOfPath(path).value_or(FileFormat::kJsonLines))};
-  if (path == "-" && !args.Has("table")) return Fail(ErrorCode::kInvalidInput, "stdin needs --table");
+  if (path == "-" && !args.Has("table"))
+    return Fail(ErrorCode::kInvalidInput, "stdin needs --table");
   if (path != "-" && !fs::is_regular_file(path, ec)) {
     return Fail(ErrorCode::kInvalidInput, "cannot read " + path);
   }
@@ -175,14 +178,18 @@ int RunImport(int argc, const char* const* argv, const char* const* envp) {
   if (!endpoint) return Usage(endpoint.error().message);
   ImportOptions options;
   const std::string mode = args->Get("mode", "upsert");
-  if (mode == "merge") options.mode = ImportMode::kMerge;
-  else if (mode == "insert") options.mode = ImportMode::kInsert;
-  else if (mode != "upsert") return Usage("--mode is upsert, merge or insert");
+  if (mode == "merge")
+    options.mode = ImportMode::kMerge;
+  else if (mode == "insert")
+    options.mode = ImportMode::kInsert;
+  else if (mode != "upsert")
+    return Usage("--mode is upsert, merge or insert");
   options.keep_timestamps = args->Has("keep-timestamps") || (azurite && !*endpoint);
   if (options.keep_timestamps && *endpoint) {
     return Usage("--keep-timestamps works offline only (the service stamps every write)");
   }
-  options.workers = static_cast<unsigned>(std::max(1, std::atoi(args->Get("workers", "4").c_str())));
+  options.workers =
+      static_cast<unsigned>(std::max(1, std::atoi(args->Get("workers", "4").c_str())));
   options.progress = StderrIsTerminal();
   const std::string path = azurite ? args->Get("from-azurite") : args->positional[0];
   std::string trimmed = path;

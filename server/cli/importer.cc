@@ -116,7 +116,8 @@ class GroupPipeline {
       if (ok) return {};
       if (ok.error().retryable && attempt < kMaxAttempts) {
         std::this_thread::sleep_for(backoff);
-        backoff = std::min(backoff * 2, std::chrono::duration_cast<std::chrono::milliseconds>(kMaxBackoff));
+        backoff = std::min(backoff * 2,
+                           std::chrono::duration_cast<std::chrono::milliseconds>(kMaxBackoff));
         continue;
       }
       const std::optional<std::size_t> index = ok.error().index;
@@ -144,12 +145,10 @@ class GroupPipeline {
 
 }  // namespace
 
-tl::expected<std::uint64_t, ImportError> ImportRecords(TableTarget& target, const std::string& table,
-                                                       RecordSource& source,
-                                                       const ImportOptions& options,
-                                                       Checkpoint& checkpoint,
-                                                       const std::string& file_key,
-                                                       const std::string& label) {
+tl::expected<std::uint64_t, ImportError> ImportRecords(
+    TableTarget& target, const std::string& table, RecordSource& source,
+    const ImportOptions& options, Checkpoint& checkpoint, const std::string& file_key,
+    const std::string& label) {
   const CheckpointEntry start = checkpoint.Get(file_key);
   if (start.done) return 0;
   if (auto ok = target.EnsureTable(table); !ok) return tl::unexpected(ImportError{{}, ok.error()});

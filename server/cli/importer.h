@@ -34,11 +34,9 @@ struct ImportError {
 // stops the import before its group is written: groups before it are committed, nothing of
 // its own group is (so no partial batch), and the checkpoint points at that group's first
 // line. `label` heads the progress line. Returns the entities written.
-tl::expected<std::uint64_t, ImportError> ImportRecords(TableTarget& target, const std::string& table,
-                                                       RecordSource& source,
-                                                       const ImportOptions& options,
-                                                       Checkpoint& checkpoint,
-                                                       const std::string& file_key,
-                                                       const std::string& label);
+tl::expected<std::uint64_t, ImportError> ImportRecords(
+    TableTarget& target, const std::string& table, RecordSource& source,
+    const ImportOptions& options, Checkpoint& checkpoint, const std::string& file_key,
+    const std::string& label);
 
 }  // namespace malachite::cli

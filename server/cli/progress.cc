@@ -53,10 +53,9 @@ void Progress::Update(std::uint64_t entities, std::uint64_t position, std::uint6
 void Progress::Finish(std::uint64_t entities) {
   const double s = seconds();
   if (drawn_) std::fputs("\r\033[K", stderr);
-  std::fprintf(stderr, "%s: %s entities in %.2f s (%s/s)\n", label_.c_str(),
-               Group(entities).c_str(), s,
-               Group(static_cast<std::uint64_t>(s > 0 ? static_cast<double>(entities) / s : 0))
-                   .c_str());
+  std::fprintf(
+      stderr, "%s: %s entities in %.2f s (%s/s)\n", label_.c_str(), Group(entities).c_str(), s,
+      Group(static_cast<std::uint64_t>(s > 0 ? static_cast<double>(entities) / s : 0)).c_str());
 }
 
 }  // namespace malachite::cli

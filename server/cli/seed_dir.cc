@@ -17,8 +17,8 @@ Result<TableContent> LoadFile(const fs::path& path, FileFormat format, const std
   const std::string table = path.stem().string();
   if (auto ok = ValidateTableName(table); !ok) {
     return Fail(ErrorCode::kInvalidInput,
-                path.string() + ": '" + table + "' is not a table name: " +
-                    std::string(ok.error().UserMessage()));
+                path.string() + ": '" + table +
+                    "' is not a table name: " + std::string(ok.error().UserMessage()));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Fail(ErrorCode::kInvalidInput, "cannot read " + path.string());
@@ -44,7 +44,8 @@ Result<void> LoadFolder(const fs::path& dir, const std::string& account, bool to
   std::vector<fs::path> entries;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry.path());
-  if (ec) return Fail(ErrorCode::kInvalidInput, "cannot list " + dir.string() + ": " + ec.message());
+  if (ec)
+    return Fail(ErrorCode::kInvalidInput, "cannot list " + dir.string() + ": " + ec.message());
   std::sort(entries.begin(), entries.end());
   for (const fs::path& path : entries) {
     const std::string name = path.filename().string();

@@ -51,8 +51,8 @@ class StoreTarget final : public TableTarget {
   }
 
   tl::expected<void, WriteFailure> WriteGroup(const std::string& table,
-                                              const std::vector<Entity>& entities,
-                                              ImportMode mode, bool keep_timestamps) override {
+                                              const std::vector<Entity>& entities, ImportMode mode,
+                                              bool keep_timestamps) override {
     std::size_t failed = 0;
     auto ok = store_->Write([&](storage::WriteContext& ctx) -> Result<void> {
       auto info = ctx.FindTable(account_, table);
@@ -64,10 +64,9 @@ class StoreTarget final : public TableTarget {
       return {};
     });
     if (!ok) {
-      return tl::unexpected(WriteFailure{ok.error(), failed < entities.size()
-                                                         ? std::optional<std::size_t>(failed)
-                                                         : std::nullopt,
-                                         false});
+      return tl::unexpected(WriteFailure{
+          ok.error(), failed < entities.size() ? std::optional<std::size_t>(failed) : std::nullopt,
+          false});
     }
     return {};
   }

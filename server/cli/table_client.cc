@@ -121,7 +121,8 @@ Result<HttpReply> TableClient::SendOnce(const std::string& target,
     beast::tcp_stream stream(c.ioc);
     stream.expires_after(kTimeout);
     stream.connect(endpoints, ec);
-    if (ec) return Fail(ErrorCode::kInternalError, "cannot connect to " + where + ": " + ec.message());
+    if (ec)
+      return Fail(ErrorCode::kInternalError, "cannot connect to " + where + ": " + ec.message());
     stream.socket().set_option(tcp::no_delay(true), ec);
     if (endpoint_.https) {
       c.secure = std::make_unique<asio::ssl::stream<beast::tcp_stream>>(std::move(stream), c.tls);
@@ -188,7 +189,8 @@ Result<HttpReply> TableClient::SendPath(std::string_view method, const std::stri
     auto signature =
         server::ComputeSignature(raw_key_, server::SharedKeyStringToSign(request, route));
     if (!signature) return tl::unexpected(signature.error());
-    request.headers.push_back({"Authorization", "SharedKey " + endpoint_.account + ":" + *signature});
+    request.headers.push_back(
+        {"Authorization", "SharedKey " + endpoint_.account + ":" + *signature});
   }
   auto reply = SendOnce(target, request.headers, method, body);
   // A kept-alive connection the server closed meanwhile fails at once: try a fresh one.

@@ -52,13 +52,14 @@ TEST_CASE("entity_line: every EDM type is written as the service renders it and 
           "[cli]") {
   const Entity e = EveryType();
   const std::string line = Line(e);
-  CHECK(line ==
-        R"({"PartitionKey":"p'1","RowKey":"","S":"a,b\"c\nd","I32":-7,)"
-        R"("I64@odata.type":"Edm.Int64","I64":"9007199254740993","D":0.1,"DI":3.0,"Neg0":-0.0,)"
-        R"("NaN@odata.type":"Edm.Double","NaN":"NaN","Inf@odata.type":"Edm.Double","Inf":"-Infinity",)"
-        R"("B":true,"T@odata.type":"Edm.DateTime","T":"2024-01-02T03:04:05.1234567Z",)"
-        R"("G@odata.type":"Edm.Guid","G":"01234567-89ab-cdef-0123-456789abcdef",)"
-        R"("Bin@odata.type":"Edm.Binary","Bin":"AAH/"})");
+  CHECK(
+      line ==
+      R"({"PartitionKey":"p'1","RowKey":"","S":"a,b\"c\nd","I32":-7,)"
+      R"("I64@odata.type":"Edm.Int64","I64":"9007199254740993","D":0.1,"DI":3.0,"Neg0":-0.0,)"
+      R"("NaN@odata.type":"Edm.Double","NaN":"NaN","Inf@odata.type":"Edm.Double","Inf":"-Infinity",)"
+      R"("B":true,"T@odata.type":"Edm.DateTime","T":"2024-01-02T03:04:05.1234567Z",)"
+      R"("G@odata.type":"Edm.Guid","G":"01234567-89ab-cdef-0123-456789abcdef",)"
+      R"("Bin@odata.type":"Edm.Binary","Bin":"AAH/"})");
   auto back = ParseEntityLine(line, false);
   REQUIRE(back);
   CHECK(*back == e);  // NaN == NaN, -0.0 keeps its sign bit (EdmValue::operator==)
@@ -69,9 +70,8 @@ TEST_CASE("entity_line: every EDM type is written as the service renders it and 
 TEST_CASE("entity_line: the Timestamp is written on request and kept only when asked", "[cli]") {
   Entity e{"p", "r", *ParseIso8601("2024-01-25T05:20:00.0000001Z"), {}};
   const std::string line = Line(e, true);
-  CHECK(line ==
-        R"({"PartitionKey":"p","RowKey":"r","Timestamp@odata.type":"Edm.DateTime",)"
-        R"("Timestamp":"2024-01-25T05:20:00.0000001Z"})");
+  CHECK(line == R"({"PartitionKey":"p","RowKey":"r","Timestamp@odata.type":"Edm.DateTime",)"
+                R"("Timestamp":"2024-01-25T05:20:00.0000001Z"})");
   CHECK(ParseEntityLine(line, false)->timestamp.ticks == 0);
   CHECK(ParseEntityLine(line, true)->timestamp == e.timestamp);
   CHECK(ParseEntityLine(R"({"PartitionKey":"p","RowKey":"r"})", true).error().code ==
@@ -89,7 +89,8 @@ TEST_CASE("entity_line: a bad line gets the error Insert Entity would answer", "
   CHECK(ErrorOf(R"({"PartitionKey":"p","RowKey":"r","1x":1})").starts_with("PropertyNameInvalid "));
 }
 
-TEST_CASE("entity_csv: typed headers, one column per name and type, absent vs empty cells", "[cli]") {
+TEST_CASE("entity_csv: typed headers, one column per name and type, absent vs empty cells",
+          "[cli]") {
   Entity a = EveryType();
   Entity b{"p2", "r", {}, {{"S", EdmValue::String("")}, {"I32", EdmValue::String("now text")}}};
   CsvLayout layout;

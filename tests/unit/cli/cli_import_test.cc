@@ -19,9 +19,8 @@ std::string Lines(int from, int to, const std::string& pk_prefix = "p") {
   for (int i = from; i < to; ++i) {
     char pk[16];
     std::snprintf(pk, sizeof pk, "%03d", i / 10);
-    out += R"({"PartitionKey":")" + pk_prefix + pk + R"(","RowKey":")" +
-           std::to_string(1000 + i) + R"(","N@odata.type":"Edm.Int64","N":")" +
-           std::to_string(9007199254740993 + i) + "\"}\n";
+    out += R"({"PartitionKey":")" + pk_prefix + pk + R"(","RowKey":")" + std::to_string(1000 + i) +
+           R"(","N@odata.type":"Edm.Int64","N":")" + std::to_string(9007199254740993 + i) + "\"}\n";
   }
   return out;
 }
@@ -83,8 +82,8 @@ TEST_CASE("import: a bad line stops before its group; the checkpoint resumes aft
   Checkpoint checkpoint(dir.path() + "/in.checkpoint");
   // Offline groups hold up to 1,000 entities: 2,000 good lines commit as two groups, and the
   // bad line 2,501 lies in the third, which must be written not at all.
-  std::string text = Lines(0, 2500) + R"({"PartitionKey":"x","RowKey":"bad/key"})" + "\n" +
-                     Lines(2500, 2600);
+  std::string text =
+      Lines(0, 2500) + R"({"PartitionKey":"x","RowKey":"bad/key"})" + "\n" + Lines(2500, 2600);
   auto failed = Import(*target, text, checkpoint);
   REQUIRE_FALSE(failed);
   CHECK(failed.error().line == 2501);
@@ -107,7 +106,8 @@ TEST_CASE("import: a bad line stops before its group; the checkpoint resumes aft
   CHECK(*done == 601);
   CHECK(resumed.Get("in.jsonl").done);
   CHECK(Export(*target, FileFormat::kJsonLines).size() ==
-        Lines(0, 2600).size() + std::string(R"({"PartitionKey":"x","RowKey":"bad-key"})").size() + 1);
+        Lines(0, 2600).size() + std::string(R"({"PartitionKey":"x","RowKey":"bad-key"})").size() +
+            1);
 }
 
 TEST_CASE("import: --mode insert refuses an existing entity with EntityAlreadyExists and its line",
@@ -121,14 +121,19 @@ TEST_CASE("import: --mode insert refuses an existing entity with EntityAlreadyEx
   CHECK(again.error().error.code == ErrorCode::kEntityAlreadyExists);
   CHECK(again.error().line == 1);
   // Merge keeps the properties the line does not name.
-  REQUIRE(Import(*target, R"({"PartitionKey":"p000","RowKey":"1001","M":true})" "\n", third,
-                 ImportMode::kMerge));
-  CHECK(Export(*target, FileFormat::kJsonLines).find(
-            R"({"PartitionKey":"p000","RowKey":"1001","N@odata.type":"Edm.Int64","N":"9007199254740994","M":true})") !=
-        std::string::npos);
+  REQUIRE(Import(*target,
+                 R"({"PartitionKey":"p000","RowKey":"1001","M":true})"
+                 "\n",
+                 third, ImportMode::kMerge));
+  CHECK(
+      Export(*target, FileFormat::kJsonLines)
+          .find(
+              R"({"PartitionKey":"p000","RowKey":"1001","N@odata.type":"Edm.Int64","N":"9007199254740994","M":true})") !=
+      std::string::npos);
 }
 
-TEST_CASE("import: offline, a running store's data dir is refused with what to do instead", "[cli]") {
+TEST_CASE("import: offline, a running store's data dir is refused with what to do instead",
+          "[cli]") {
   TempDir dir;
   auto first = Open(dir.path() + "/d");
   auto second = OpenStoreTarget(dir.path() + "/d", "devstoreaccount1", true);

@@ -33,17 +33,18 @@ TEST_CASE("connection_string: the emulator shorthand, explicit endpoints, Azure 
             "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=a2V5;"
             "TableEndpoint=http://127.0.0.1:4000/devstoreaccount1;")) ==
         "http://127.0.0.1:4000/devstoreaccount1 account=devstoreaccount1 key=yes sas=");
-  CHECK(Dump(*ParseConnectionString(
-            "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=a2V5;EndpointSuffix=core.windows.net")) ==
+  CHECK(Dump(*ParseConnectionString("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey="
+                                    "a2V5;EndpointSuffix=core.windows.net")) ==
         "https://acme.table.core.windows.net account=acme key=yes sas=");
-  CHECK(Dump(*ParseConnectionString(
-            "TableEndpoint=https://acme.table.core.windows.net/;SharedAccessSignature=sv=2019&sig=x")) ==
+  CHECK(Dump(*ParseConnectionString("TableEndpoint=https://acme.table.core.windows.net/"
+                                    ";SharedAccessSignature=sv=2019&sig=x")) ==
         "https://acme.table.core.windows.net account=acme key=no sas=sv=2019&sig=x");
   CHECK(ParseConnectionString("AccountName=acme").error().message ==
         "the connection string has neither AccountKey nor SharedAccessSignature");
   CHECK(ParseConnectionString("garbage").error().message ==
         "connection string part 'garbage' is not name=value");
-  CHECK(EndpointFromUrl("ftp://x", "", "a2V5", "").error().message == "'ftp://x' is not an http(s) URL");
+  CHECK(EndpointFromUrl("ftp://x", "", "a2V5", "").error().message ==
+        "'ftp://x' is not an http(s) URL");
 }
 
 TEST_CASE("azurite_db: tables and typed entities with their timestamps, base64 Guids decoded",
@@ -77,7 +78,8 @@ TEST_CASE("azurite_db: tables and typed entities with their timestamps, base64 G
         dir.path() + "/bad.json has no $TABLES_COLLECTION$ (not Azurite's table database)");
 }
 
-TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file and line", "[cli]") {
+TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file and line",
+          "[cli]") {
   TempDir dir;
   Write(dir.path() + "/orders.jsonl", "{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}\n");
   Write(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,31\n");
@@ -91,7 +93,8 @@ TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file 
     dump += t.account + "/" + t.table + ":" + std::to_string(t.entities.size()) + " ";
   }
   CHECK(dump == "acme/things:0 devstoreaccount1/orders:1 devstoreaccount1/people:2 ");
-  CHECK(skipped == std::vector<std::string>{dir.path() + "/README.md (not .jsonl, .ndjson or .csv)"});
+  CHECK(skipped ==
+        std::vector<std::string>{dir.path() + "/README.md (not .jsonl, .ndjson or .csv)"});
 
   Write(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,old\n");
   CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr).error().message ==
@@ -99,8 +102,9 @@ TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file 
             std::string(Describe(ErrorCode::kInvalidInput).message));
   Write(dir.path() + "/people.csv", "");
   Write(dir.path() + "/1x.jsonl", "");
-  CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr).error().message.starts_with(
-      dir.path() + "/1x.jsonl: '1x' is not a table name"));
+  CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr)
+            .error()
+            .message.starts_with(dir.path() + "/1x.jsonl: '1x' is not a table name"));
 }
 
 }  // namespace malachite::cli

@@ -18,11 +18,14 @@ struct DataFixture {
     store = std::move(*storage::Store::Open(options, SystemClock::Instance()));
     data.store = store.get();
     data.accounts = {"devstoreaccount1", "other"};
-    data.seed = {TableContent{"devstoreaccount1", "Fixture", {Entity{"p", "1", {}, {}}, Entity{"p", "2", {}, {}}}},
-                 TableContent{"unconfigured", "Ignored", {Entity{"p", "1", {}, {}}}}};
+    data.seed = {
+        TableContent{
+            "devstoreaccount1", "Fixture", {Entity{"p", "1", {}, {}}, Entity{"p", "2", {}, {}}}},
+        TableContent{"unconfigured", "Ignored", {Entity{"p", "1", {}, {}}}}};
   }
 
-  // "<status> <body without the newline>" of `method target`, running the job if one is handed back.
+  // "<status> <body without the newline>" of `method target`, running the job if one is handed
+  // back.
   std::string Call(std::string method, std::string target) {
     Request request;
     request.method = std::move(method);
@@ -70,15 +73,17 @@ TEST_CASE("data_endpoints: /-/reset empties the accounts and restores the fixtur
   DataFixture f;
   f.CreateTables("devstoreaccount1", {"a", "b", "Fixture"});
   f.CreateTables("other", {"c"});
-  CHECK(f.Call("POST", "/-/reset") ==
-        R"(200 {"accounts":["devstoreaccount1","other"],"tables_deleted":4,"tables_seeded":1,"entities_seeded":2})");
+  CHECK(
+      f.Call("POST", "/-/reset") ==
+      R"(200 {"accounts":["devstoreaccount1","other"],"tables_deleted":4,"tables_seeded":1,"entities_seeded":2})");
   CHECK(f.Tables("devstoreaccount1") == "Fixture ");
   CHECK(f.Tables("other").empty());
   CHECK(f.Tables("unconfigured").empty());
 
   f.CreateTables("other", {"d"});
-  CHECK(f.Call("POST", "/-/reset?account=devstoreaccount1&seed=false") ==
-        R"(200 {"accounts":["devstoreaccount1"],"tables_deleted":1,"tables_seeded":0,"entities_seeded":0})");
+  CHECK(
+      f.Call("POST", "/-/reset?account=devstoreaccount1&seed=false") ==
+      R"(200 {"accounts":["devstoreaccount1"],"tables_deleted":1,"tables_seeded":0,"entities_seeded":0})");
   CHECK(f.Tables("devstoreaccount1").empty());
   CHECK(f.Tables("other") == "d ");
   f.store->WaitForReclaim();

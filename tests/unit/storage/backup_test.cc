@@ -1,4 +1,6 @@
 // Hot backups, restores and account resets on real LMDB in temp dirs.
+#include "storage/backup.h"
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -6,7 +8,6 @@
 #include <thread>
 
 #include "storage/account_reset.h"
-#include "storage/backup.h"
 #include "storage/data_dir_lock.h"
 #include "store_fixture.h"
 
@@ -38,7 +39,8 @@ std::string Contents(Store& store, const std::string& account, const std::string
   std::string out;
   REQUIRE((*view)->ScanEntities(**table, KeyRange{}, [&](const EntityView& e) {
     Entity d = e.Decode();
-    out += d.partition_key + "/" + d.row_key + "=" + std::to_string(d.properties[0].value.integer) + " ";
+    out += d.partition_key + "/" + d.row_key + "=" + std::to_string(d.properties[0].value.integer) +
+           " ";
     return true;
   }));
   return out;
@@ -134,7 +136,8 @@ TEST_CASE("restore: replaces a stopped data dir's data; a running store's dir is
 
   auto in_use = RestoreDataDir(out.path() + "/b", f.dir() + "/data");
   REQUIRE_FALSE(in_use);
-  CHECK(in_use.error().message == "data directory " + f.dir() + "/data: " + std::string(kDataDirInUse));
+  CHECK(in_use.error().message ==
+        "data directory " + f.dir() + "/data: " + std::string(kDataDirInUse));
 
   const std::string target = out.path() + "/restored";
   {
