@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AzureNamedKeyCredential, TableClient } from "@azure/data-tables";
+import { AzureNamedKeyCredential, TableClient, generateAccountSas } from "@azure/data-tables";
 import { startServer, binaryPath, kDevAccount, kDevKey, uniqueTableName, forEachLimit } from "./server.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -47,7 +47,8 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
     '{"PartitionKey":"eu","RowKey":"1","Name":"Ada","Since@odata.type":"Edm.DateTime","Since":"2020-01-01T00:00:00Z"}\n' +
     '{"PartitionKey":"us","RowKey":"2","Name":"Grace","Credit@odata.type":"Edm.Int64","Credit":"9007199254740993"}\n');
   writeFileSync(join(seed, "orders.csv"), "PartitionKey,RowKey,Qty:Int32,Total:Double\n2024,1,3,9.5\n");
-  const server = await startServer({ args: ["--seed", seed] });
+  const dataDir = mkdtempSync(join(tmpdir(), "malachite-seeded-"));
+  const server = await startServer({ dataDir, args: ["--seed", seed] });
   try {
     const base = `http://127.0.0.1:${server.port}`;
     const customers = server.tableClient("customers");
@@ -79,8 +80,17 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
 
     // A restart of a data dir that is no longer empty does not seed again.
     await server.stop();
+    const again = await startServer({ dataDir, args: ["--seed", seed] });
+    try {
+      const none = [];
+      for await (const t of again.serviceClient().listTables()) none.push(t.name);
+      assert.deepEqual(none, []);
+    } finally {
+      await again.stop();
+    }
   } finally {
     await server.stop({ quiet: true }).catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
@@ -159,14 +169,71 @@ test("import refuses a bad line with its number and the service's error, then re
   }
 });
 
-test("offline export/import refuse a running server's data dir with a clear message", async () => {
-  const server = await startServer();
+test("offline tools refuse a running server's data dir; offline backup works once it stopped", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "malachite-offline-"));
+  const server = await startServer({ dataDir });
   try {
-    const r = cli(["export", "--data-dir", server.dataDir]);
+    await server.tableClient("kept").createTable();
+    await server.tableClient("kept").createEntity({ partitionKey: "p", rowKey: "r", v: 1 });
+    const r = cli(["export", "--data-dir", dataDir]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /is in use by a running server: stop it first, or go through the server with --endpoint URL or --connection-string/);
+    const b = cli(["backup", join(work, "refused"), "--data-dir", dataDir]);
+    assert.equal(b.status, 1);
+    assert.match(b.stderr, /in use by a running server: back it up through the server with --endpoint URL/);
   } finally {
     await server.stop();
+  }
+  const offline = cli(["backup", join(work, "offline-backup"), "--data-dir", dataDir]);
+  assert.equal(offline.status, 0, offline.stderr);
+  const exported = cli(["export", "--data-dir", join(work, "offline-backup"), "--table", "kept"]);
+  assert.equal(exported.stdout, '{"PartitionKey":"p","RowKey":"r","v":1}\n');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("online tools work with a SAS connection string and over verified https", async () => {
+  const server = await startServer();
+  try {
+    const table = uniqueTableName("sas");
+    await server.tableClient(table).createTable();
+    await server.tableClient(table).createEntity({ partitionKey: "p", rowKey: "r", v: 1 });
+    const sas = generateAccountSas(new AzureNamedKeyCredential(kDevAccount, kDevKey), {
+      expiresOn: new Date(Date.now() + 3600 * 1000),
+      permissions: { query: true, list: true, write: true, add: true, update: true },
+      resourceTypes: "sco",
+    });
+    const cs = `TableEndpoint=${server.accountUrl};SharedAccessSignature=${sas}`;
+    const exported = cli(["export", "--connection-string", cs, "--table", table]);
+    assert.equal(exported.status, 0, exported.stderr);
+    const file = join(work, `sascopy${process.pid}.jsonl`);
+    writeFileSync(file, exported.stdout);
+    const imported = cli(["import", file, "--connection-string", cs]);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.equal((await server.tableClient(`sascopy${process.pid}`).getEntity("p", "r")).v, 1);
+  } finally {
+    await server.stop();
+  }
+  if (spawnSync("openssl", ["version"]).status !== 0) {
+    throw new Error("the openssl CLI is missing (scripts/install-deps installs it)");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "malachite-data-tls-"));
+  const cert = join(dir, "cert.pem");
+  const key = join(dir, "key.pem");
+  spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+    "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdio: "ignore" });
+  const secure = await startServer({ args: ["--cert", cert, "--key", key] });
+  try {
+    const endpoint = `https://127.0.0.1:${secure.port}/${kDevAccount}`;
+    const untrusted = cli(["export", "--endpoint", endpoint]);
+    assert.equal(untrusted.status, 1);
+    assert.match(untrusted.stderr, /TLS with 127\.0\.0\.1:\d+: certificate verify failed/);
+    const trusted = spawnSync(binaryPath(), ["import", "-", "--table", "overtls", "--endpoint", endpoint],
+      { encoding: "utf8", input: '{"PartitionKey":"p","RowKey":"r"}\n', env: { ...process.env, SSL_CERT_FILE: cert } });
+    assert.equal(trusted.status, 0, trusted.stderr);
+  } finally {
+    await secure.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
