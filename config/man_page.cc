@@ -35,6 +35,9 @@ malachite \- Azure Table storage emulator
 .br
 .B malachite \-\-probe
 \fIurl\fR
+.br
+.B malachite export\fR|\fBimport\fR|\fBbackup\fR|\fBrestore
+[\fIoptions\fR] (each with \fB\-\-help\fR)
 .SH DESCRIPTION
 .B malachite
 serves the Azure Table storage REST API on one port, with its data in an LMDB environment on
@@ -57,6 +60,14 @@ constexpr std::string_view kTail = R"(.SH ENDPOINTS
 .TP
 .B GET /\-/ready
 200 once the store is open, 503 while shutting down (readiness).
+.TP
+.B POST /\-/reset[?account=\fIname\fB][&seed=false]
+Deletes the tables of the configured accounts (or one) in one write and restores the
+\fB\-\-seed\fR fixtures.
+.TP
+.B POST /\-/backup?dest=\fIdir\fB
+Copies the live store, consistent and compacted, into \fIdir\fR (new or empty) on the server's
+file system.
 .SH SIGNALS
 SIGINT and SIGTERM stop accepting, finish in\-flight requests (at most 10 s) and close the
 store; acknowledged writes are durable.

@@ -143,6 +143,11 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return SetNumber<unsigned>(c.port, f, v, 0, 65535); }},
     {"data-dir", "<dir>", "./data", "where the LMDB environment lives (created if missing)",
      [](C& c, V f, V v) { return SetNonEmpty(c.data_dir, f, v); }},
+    {"seed", "<dir>", "",
+     "fixtures: load every <table>.jsonl/.csv file of <dir> (and <dir>/<account>/)\n"
+     "into its table on the first start of an empty data dir; POST /-/reset\n"
+     "restores them",
+     [](C& c, V f, V v) { return SetNonEmpty(c.seed_dir, f, v); }},
     {"in-memory", "", "off",
      "data in a temp dir on /dev/shm (else $TMPDIR), unlinked once open:\n"
      "nothing is left behind, even after kill -9; ignores --data-dir",
@@ -379,19 +384,9 @@ std::vector<OptionHelp> OptionHelps() {
   return out;
 }
 
-std::string HelpText() {
-  std::string out =
-      "Usage: malachite [options]\n"
-      "Malachite " +
-      std::string(kMalachiteVersion) +
-      ", an Azure Table storage emulator.\n"
-      "\n"
-      "Every option can also come from the environment (the MALACHITE_* name shown) or\n"
-      "from a config file (--config FILE or MALACHITE_CONFIG: 'name = value' lines).\n"
-      "Precedence: flags > environment > config file > defaults.\n"
-      "\n"
-      "Options:\n";
-  for (const OptionHelp& option : OptionHelps()) {
+std::string FormatOptionHelps(const std::vector<OptionHelp>& options) {
+  std::string out;
+  for (const OptionHelp& option : options) {
     std::string head = "  " + option.flag;
     if (!option.value_name.empty()) head += " " + option.value_name;
     head.resize(std::max<std::size_t>(head.size() + 1, 27), ' ');
@@ -408,6 +403,22 @@ std::string HelpText() {
     if (!option.env.empty()) tail += (tail.empty() ? "env " : "; env ") + option.env;
     if (!tail.empty()) out += indent + "(" + tail + ")\n";
   }
+  return out;
+}
+
+std::string HelpText() {
+  std::string out =
+      "Usage: malachite [options]\n"
+      "Malachite " +
+      std::string(kMalachiteVersion) +
+      ", an Azure Table storage emulator.\n"
+      "\n"
+      "Every option can also come from the environment (the MALACHITE_* name shown) or\n"
+      "from a config file (--config FILE or MALACHITE_CONFIG: 'name = value' lines).\n"
+      "Precedence: flags > environment > config file > defaults.\n"
+      "\n"
+      "Options:\n";
+  out += FormatOptionHelps(OptionHelps());
   out += "\n" + ThrottleHelpText() + "\nEnvironment for throttling:\n" + ThrottleEnvHelpText();
   return out;
 }

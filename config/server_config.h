@@ -77,6 +77,10 @@ struct ServerConfig {
   // Both or neither. Default: plain HTTP.
   std::string cert_file;
   std::string key_file;
+  // --seed: a folder of fixtures (<table>.jsonl or <table>.csv files, <account>/ subfolders for
+  // other accounts than devstoreaccount1) loaded into their tables on the first start of an empty
+  // data dir, and restored by POST /-/reset. Default: none.
+  std::string seed_dir;
   // --config / MALACHITE_CONFIG: the config file that was read ("" when none).
   std::string config_file;
   // --probe URL: do not serve; GET the URL (http or https, certificate not verified) and exit 0
@@ -114,5 +118,9 @@ struct OptionHelp {
   std::string env;           // "MALACHITE_PORT"; empty for command-line-only options
 };
 std::vector<OptionHelp> OptionHelps();
+
+// `options` as --help lists them: "  --flag <value>" padded to a column, the help lines, then
+// "(default ...; env ...)". Also the format of the subcommands' help (malachite export --help).
+std::string FormatOptionHelps(const std::vector<OptionHelp>& options);
 
 }  // namespace malachite

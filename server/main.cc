@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +12,9 @@
 #include "common/clock.h"
 #include "config/server_config.h"
 #include "config/man_page.h"
+#include "server/admin/data_endpoints.h"
+#include "server/cli/cli_main.h"
+#include "server/cli/seed_dir.h"
 #include "server/net/listener.h"
 #include "server/net/logging.h"
 #include "server/net/probe.h"
@@ -65,7 +69,37 @@ void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
   }
 }
 
+// --seed: the fixtures, read and checked before anything else starts.
+Result<std::vector<TableContent>> LoadSeed(const ServerConfig& config) {
+  if (config.seed_dir.empty()) return std::vector<TableContent>{};
+  std::vector<std::string> skipped;
+  auto seed = cli::LoadSeedDir(config.seed_dir, config.accounts.front().name, &skipped);
+  if (!seed) return seed;
+  for (const std::string& file : skipped) spdlog::warn("--seed: skipping {}", file);
+  for (const TableContent& table : *seed) {
+    const bool known = std::any_of(config.accounts.begin(), config.accounts.end(),
+                                   [&](const AccountConfig& a) { return a.name == table.account; });
+    if (!known) spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
+  }
+  return seed;
+}
+
+// Loads the fixtures into a data directory that was empty before this start.
+Result<void> SeedFreshStore(storage::Store& store, const server::DataEndpoints& data,
+                            const std::string& dir) {
+  auto summary = server::ResetAccounts(store, data.accounts, data.seed);
+  if (!summary) return tl::unexpected(summary.error());
+  spdlog::info("--seed {}: {} tables, {} entities loaded into the new data directory", dir,
+               summary->tables_seeded, summary->entities_seeded);
+  return {};
+}
+
 int Serve(ServerConfig& config) {
+  auto seed = LoadSeed(config);
+  if (!seed) {
+    std::fprintf(stderr, "malachite: %s\n", seed.error().message.c_str());
+    return 1;
+  }
   DirRemover memory_dir;
   if (config.in_memory) {
     memory_dir.dir = MakeMemoryDir();
@@ -83,6 +117,8 @@ int Serve(ServerConfig& config) {
   }
   const std::uint16_t port = (*listener)->port();
 
+  std::error_code ignored;
+  const bool fresh = !std::filesystem::exists(config.data_dir + "/data.mdb", ignored);
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
@@ -91,6 +127,14 @@ int Serve(ServerConfig& config) {
   if (!store) {
     std::fprintf(stderr, "malachite: %s\n", store.error().message.c_str());
     return 1;
+  }
+  server::DataEndpoints data{store->get(), {}, std::move(*seed)};
+  for (const AccountConfig& account : config.accounts) data.accounts.push_back(account.name);
+  if (fresh && !data.seed.empty()) {
+    if (auto ok = SeedFreshStore(**store, data, config.seed_dir); !ok) {
+      std::fprintf(stderr, "malachite: --seed: %s\n", ok.error().message.c_str());
+      return 1;
+    }
   }
   // LMDB: every file is open (and mapped) now and nothing reopens them by name, so unlinking
   // them leaves the store working and guarantees no leftovers, even after kill -9.
@@ -106,7 +150,7 @@ int Serve(ServerConfig& config) {
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);
 
-  (*listener)->Run(service, **store);
+  (*listener)->Run(service, **store, &data);
   spdlog::info("stopped accepting; closing the store");
   // The store first (drains the writer, whose completions post into the stopped I/O context),
   // then the listener (destroys the I/O context and any idle sessions).
@@ -119,6 +163,8 @@ int Serve(ServerConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv, char** envp) {
+  // `malachite export|import|backup|restore ...`: the data tools, not the server.
+  if (argc > 1 && cli::IsCliCommand(argv[1])) return cli::RunCli(argc, argv, envp);
   auto config = ParseArgs(argc, argv, envp);
   if (!config) {
     std::fprintf(stderr, "malachite: %s\n", config.error().message.c_str());

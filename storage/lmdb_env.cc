@@ -1,7 +1,5 @@
 #include "storage/lmdb_env.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 
@@ -35,21 +34,6 @@ Result<void> PrepareDir(const std::string& dir) {
     return DirError(dir, std::string("not accessible: ") + std::strerror(errno));
   }
   return {};
-}
-
-// LMDB: two environments on one file inside a process corrupt its locks, and a second process
-// would break the writer's in-memory state (timestamps); an flock on a side file refuses both.
-Result<int> LockDir(const std::string& dir) {
-  std::string path = dir + "/malachite.lock";
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return DirError(dir, std::string("cannot open lock file: ") + std::strerror(errno));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int err = errno;
-    ::close(fd);
-    if (err == EWOULDBLOCK) return DirError(dir, "in use by another running Malachite store");
-    return DirError(dir, std::string("cannot lock: ") + std::strerror(err));
-  }
-  return fd;
 }
 
 Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
@@ -80,7 +64,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   if (auto ok = PrepareDir(dir); !ok) return tl::unexpected<Error>(ok.error());
   std::unique_ptr<LmdbEnv> env(new LmdbEnv());
   env->dir_ = dir;
-  auto fd = LockDir(dir);
+  auto fd = LockDataDir(dir);
   if (!fd) return tl::unexpected<Error>(fd.error());
   env->lock_fd_ = *fd;
 

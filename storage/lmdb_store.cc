@@ -2,6 +2,7 @@
 
 #include <future>
 
+#include "storage/backup.h"
 #include "storage/lmdb_read_view.h"
 #include "storage/overflow_bucket.h"
 #include "storage/store_meta.h"
@@ -61,5 +62,11 @@ Result<void> LmdbStore::Write(WriteFn fn) {
 }
 
 void LmdbStore::WaitForReclaim() { reclaimer_->WaitIdle(); }
+
+Result<std::uint64_t> LmdbStore::Backup(const std::string& dest_dir) {
+  auto info = CopyEnvironment(core_.env->get(), dest_dir);
+  if (!info) return tl::unexpected<Error>(info.error());
+  return info->bytes;
+}
 
 }  // namespace malachite::storage

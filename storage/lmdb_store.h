@@ -21,6 +21,7 @@ class LmdbStore final : public Store {
   Result<void> Write(WriteFn fn) override;
   void WaitForReclaim() override;
   StoreStats Stats() const override { return writer_->Stats(); }
+  Result<std::uint64_t> Backup(const std::string& dest_dir) override;
 
  private:
   StoreCore core_;

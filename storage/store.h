@@ -141,6 +141,11 @@ class Store {
   virtual void WaitForReclaim() = 0;
   // Writer counters; commits < writes shows group commit at work.
   virtual StoreStats Stats() const { return {}; }
+  // Copies the environment consistently into `dest_dir` (storage/backup.h, CopyEnvironment):
+  // every write whose commit finished before the call is in the copy. Blocks for the copy's
+  // duration (run it off I/O threads); writers and readers go on meanwhile. Thread-safe. Returns
+  // the size of the copy. Errors: those of CopyEnvironment.
+  virtual Result<std::uint64_t> Backup(const std::string& dest_dir) = 0;
 };
 
 }  // namespace malachite::storage

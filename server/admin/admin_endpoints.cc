@@ -22,10 +22,16 @@ bool IsAdminTarget(std::string_view target) {
   return path == "/-" || path.substr(0, 3) == "/-/";
 }
 
-void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response) {
+void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response,
+                        AdminJob* job) {
   const std::string_view path = PathOf(request.target);
   if (context.traffic != nullptr && IsTrafficPath(path)) {
     return HandleTrafficRequest(*context.traffic, request, response);
+  }
+  if (context.data != nullptr && IsDataPath(path)) {
+    if (job == nullptr) return Answer(response, 503, "this endpoint needs a blocking thread");
+    *job = HandleDataRequest(*context.data, request, response);
+    return;
   }
   const bool known = path == "/-/healthy" || path == "/-/ready";
   if (!known) return Answer(response, 404, "unknown endpoint; try /-/healthy or /-/ready");

@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "server/admin/data_endpoints.h"
 #include "server/http/message.h"
 #include "server/traffic/traffic_control.h"
 
@@ -17,6 +18,8 @@ struct AdminContext {
   // Throttling, fault rules and metrics: /-/metrics, /-/partitions and /-/faults
   // (traffic_endpoints.h). Null: those paths answer 404.
   TrafficControl* traffic = nullptr;
+  // Reset and backup: /-/reset, /-/backup (data_endpoints.h). Null: those paths answer 404.
+  const DataEndpoints* data = nullptr;
 };
 
 // True when `target` (the request-target as sent) names an admin endpoint: its path is "/-" or
@@ -28,8 +31,11 @@ bool IsAdminTarget(std::string_view target);
 //   GET /-/healthy  200 "ok" while the process serves (liveness)
 //   GET /-/ready    200 "ready" when context.ready, else 503 "not ready" (readiness)
 //   /-/metrics, /-/partitions, /-/faults[/<id>]  see traffic_endpoints.h
+//   POST /-/reset, /-/backup  see data_endpoints.h: answered through *job, which the caller
+//                        runs off the I/O threads (without `job` they answer 503)
 //   other /-/ paths      404; other methods 405 with Allow.
 // Bodies are text/plain. REQUIRES: IsAdminTarget(request.target).
-void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response);
+void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response,
+                        AdminJob* job = nullptr);
 
 }  // namespace malachite::server

@@ -93,9 +93,11 @@ class BeastListener final : public Listener {
 
   bool secure() const override { return tls_.has_value(); }
 
-  void Run(const Service& service, storage::Store& store) override {
+  void Run(const Service& service, storage::Store& store, const DataEndpoints* data) override {
     shared_.emplace(service, store, timeout_);
     shared_->access_log_level = access_log_level_;
+    shared_->data = data;
+    shared_->jobs = &jobs_;
     asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
     asio::signal_set signals(ioc_, SIGINT, SIGTERM);
     signals.async_wait([this](const beast::error_code& ec, int signal) {
@@ -110,6 +112,8 @@ class BeastListener final : public Listener {
     for (unsigned i = 1; i < threads_; ++i) pool.emplace_back([this] { ioc_.run(); });
     ioc_.run();
     for (auto& thread : pool) thread.join();
+    // A job still running (a long backup) finishes before the store may close.
+    jobs_.join();
   }
 
  private:
@@ -164,6 +168,8 @@ class BeastListener final : public Listener {
   std::optional<asio::ssl::context> tls_;
   // Declared before ioc_: session frames (destroyed with ioc_) refer to it.
   std::optional<Shared> shared_;
+  // One thread for the blocking admin jobs (reset, backup): they run one at a time.
+  asio::thread_pool jobs_{1};
   asio::io_context ioc_;
   tcp::acceptor acceptor_;
 };

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "config/server_config.h"
+#include "server/admin/data_endpoints.h"
 #include "server/pipeline/service.h"
 #include "storage/store.h"
 
@@ -29,8 +30,11 @@ class Listener {
 
   // Serves connections with `service` (writes go to `store`) on config.threads threads; returns
   // after SIGINT/SIGTERM once in-flight requests finished (bounded wait). After Run returns, the
-  // store may be destroyed first, then the Listener.
-  virtual void Run(const Service& service, storage::Store& store) = 0;
+  // store may be destroyed first, then the Listener. `data` (may be null: no /-/reset or
+  // /-/backup) must outlive Run; their jobs run on a thread of their own, joined before Run
+  // returns.
+  virtual void Run(const Service& service, storage::Store& store,
+                   const DataEndpoints* data = nullptr) = 0;
 };
 
 }  // namespace malachite::server

@@ -77,6 +77,23 @@ auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
       token, std::move(write));
 }
 
+// Runs `job` on `pool` (it may block) and completes on the awaiting coroutine's executor once it
+// wrote `response`.
+template <typename Token>
+auto AsyncRunJob(asio::thread_pool& pool, AdminJob job, Response& response, Token&& token) {
+  return asio::async_initiate<Token, void()>(
+      [&pool, &response](auto handler, AdminJob work) {
+        auto guard = asio::make_work_guard(asio::get_associated_executor(handler));
+        asio::post(pool, [work = std::move(work), &response, handler = std::move(handler),
+                          guard = std::move(guard)]() mutable {
+          work(response);
+          auto executor = guard.get_executor();
+          asio::post(executor, std::move(handler));
+        });
+      },
+      token, std::move(job));
+}
+
 // Errors after which nobody is left to answer. Not partial_message: a client that half-closed
 // after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
 // 400 InvalidInput.
@@ -173,9 +190,12 @@ asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
 // for writes); afterwards exchange.response is complete.
 asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   if (IsAdminTarget(exchange.request.target)) {
+    AdminJob job;
     HandleAdminRequest(exchange.request,
-                       AdminContext{!shared.stopping.load(), &shared.service.traffic()},
-                       exchange.response);
+                       AdminContext{!shared.stopping.load(), &shared.service.traffic(),
+                                    shared.jobs != nullptr ? shared.data : nullptr},
+                       exchange.response, &job);
+    if (job) co_await AsyncRunJob(*shared.jobs, std::move(job), exchange.response, asio::use_awaitable);
     co_return;
   }
   try {

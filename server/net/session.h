@@ -8,10 +8,12 @@
 
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <chrono>
 
+#include "server/admin/data_endpoints.h"
 #include "server/pipeline/service.h"
 #include "storage/store.h"
 
@@ -27,6 +29,10 @@ struct SessionShared {
   // The level of the per-request access log line (ServerConfig::access_log_level); the line is
   // formatted only when the default logger would print it.
   spdlog::level::level_enum access_log_level = spdlog::level::debug;
+  // The data endpoints (/-/reset, /-/backup) and the thread their blocking jobs run on; null:
+  // those endpoints answer 404.
+  const DataEndpoints* data = nullptr;
+  boost::asio::thread_pool* jobs = nullptr;
 };
 
 // Serves `stream` until the peer closes, an error, a timeout or shutdown. Never throws.

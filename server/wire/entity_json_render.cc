@@ -151,6 +151,22 @@ void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel leve
   out.push_back('}');
 }
 
+void AppendEntityDataJson(std::string& out, const Entity& entity, bool with_timestamp) {
+  out.push_back('{');
+  JsonMembers m(out);
+  m.String("PartitionKey", entity.partition_key);
+  m.String("RowKey", entity.row_key);
+  if (with_timestamp) {
+    AppendTypeAnnotation(m, "Timestamp", EdmType::kDateTime);
+    m.Key("Timestamp");
+    out.push_back('"');
+    AppendIso8601(out, entity.timestamp);
+    out.push_back('"');
+  }
+  for (const Property& p : entity.properties) AppendProperty(m, p, true);
+  out.push_back('}');
+}
+
 std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,
                              const EntityLocation& where, const Selection& select) {
   std::string out;

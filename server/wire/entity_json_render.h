@@ -26,6 +26,12 @@ struct EntityLocation {
 void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
                       const EntityLocation& where, const Selection& select, bool with_metadata_url);
 
+// Appends the entity's data as one JSON object, without OData metadata: PartitionKey, RowKey,
+// Timestamp (with its Edm.DateTime annotation) when `with_timestamp`, then every property in
+// order, annotated exactly as at minimal metadata (so ParseEntityJson reads back the same types
+// and values). The form of export lines and of request bodies the tools send.
+void AppendEntityDataJson(std::string& out, const Entity& entity, bool with_timestamp);
+
 // The whole body of a Query Entities page: {"odata.metadata":"<base>/$metadata#<t>","value":[...]}.
 std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,
                              const EntityLocation& where, const Selection& select);

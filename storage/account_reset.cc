@@ -1,0 +1,26 @@
+#include "storage/account_reset.h"
+
+#include <string>
+#include <vector>
+
+#include "storage/txn_write_context.h"
+
+namespace malachite::storage {
+
+Result<std::size_t> DeleteAccountTables(WriteContext& context, std::string_view account) {
+  auto& ctx = static_cast<TxnWriteContext&>(context);
+  // Names first: deleting while the catalog cursor walks the same database would move it.
+  std::vector<std::string> names;
+  auto scanned = ctx.core().catalog.Scan(ctx.txn(), account, "", [&](const TableInfo& table) {
+    names.push_back(table.name);
+    return true;
+  });
+  if (!scanned) return tl::unexpected<Error>(scanned.error());
+  for (const std::string& name : names) {
+    auto deleted = ctx.DeleteTable(account, name);
+    if (!deleted) return tl::unexpected<Error>(deleted.error());
+  }
+  return names.size();
+}
+
+}  // namespace malachite::storage
