@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "common/entity_size.h"
 #include "common/validation.h"
 #include "server/ops/entity_apply.h"
 #include "server/ops/entity_ops.h"
@@ -88,6 +89,12 @@ Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::Tab
   }
   if (!applied) return tl::unexpected(applied.error());
   return {};
+}
+
+WriteStats StatsOf(const EntityWrite& write) {
+  if (write.op == Operation::kDeleteEntity) return {};
+  return WriteStats{static_cast<std::uint32_t>(BillableEntitySize(write.entity)),
+                    static_cast<std::uint32_t>(write.entity.properties.size())};
 }
 
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,

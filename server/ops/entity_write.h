@@ -47,6 +47,10 @@ Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::
 Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,
                               EntityWrite& write);
 
+// The advisor's facts about `write` (request_charge.h): its entity's billable size and
+// property count (0 for a Delete).
+WriteStats StatsOf(const EntityWrite& write);
+
 // Sets the success answer of an applied write on `response` (spec §4.5–4.10): Insert 201 with
 // the entity at `level` (or 204 + DataServiceId with return-no-content; Preference-Applied when
 // Prefer was given), ETag and Location; Update/Merge/upserts 204 + ETag; Delete 204.
