@@ -1,6 +1,8 @@
 // Detectors over where the writes go: the prepend/append anti-pattern and hot partitions.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "server/insight/advisor.h"
 
 namespace malachite::server {
@@ -55,14 +57,23 @@ void DetectAppend(const TableUsage& usage, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+bool IsHot(const PartitionReport& p, std::uint64_t target) {
+  return Share(p.peak, target) >= kHotShareOfTarget || p.throttled > 0;
+}
+
 // Azure: scalable partitioning strategy — one partition is served by one server at about
-// 2,000 entities/s; a partition near or over it is throttled (503 ServerBusy) under load.
-void DetectHotPartition(const PartitionReport& p, std::uint64_t target, std::vector<Finding>& out) {
+// 2,000 entities/s; a partition near or over it is throttled (503 ServerBusy) under load. One
+// finding per table: its hottest partition, and how many others ran hot too.
+void DetectHotPartitions(const std::vector<const PartitionReport*>& hot, std::uint64_t target,
+                         std::vector<Finding>& out) {
+  const PartitionReport& p = **std::max_element(hot.begin(), hot.end(),
+                                                [](auto* a, auto* b) { return a->peak < b->peak; });
+  std::uint64_t throttled = 0;
+  for (const PartitionReport* h : hot) throttled += h->throttled;
   const double peak_share = Share(p.peak, target);
-  if (peak_share < kHotShareOfTarget && p.throttled == 0) return;
   Finding f;
   f.id = "hot-partition";
-  f.severity = peak_share >= 1.0 || p.throttled > 0 ? Severity::kWarning : Severity::kInfo;
+  f.severity = peak_share >= 1.0 || throttled > 0 ? Severity::kWarning : Severity::kInfo;
   f.pattern = "Scalable partitioning strategy (hot partition)";
   f.account = p.account;
   f.table = p.table;
@@ -72,17 +83,24 @@ void DetectHotPartition(const PartitionReport& p, std::uint64_t target, std::vec
       "Partition '{}' peaked at {} entities/s ({:.0f}% of the {}/s per-partition target), now "
       "{:.0f}/s; {} entities counted while tracked; {} requests throttled.",
       p.partition_key, p.peak, 100 * peak_share, target, p.rate, p.total, p.throttled);
+  if (hot.size() > 1) {
+    f.evidence += fmt::format(
+        " {} other partitions of this table peaked above half the target "
+        "({} requests throttled in all).",
+        hot.size() - 1, throttled);
+  }
   f.facts = {TextFact("partition", p.partition_key),
              IntFact("peak_entities_per_second", p.peak),
              IntFact("target_entities_per_second", target),
              RatioFact("peak_share_of_target", peak_share),
              IntFact("entities", p.total),
-             IntFact("throttled_requests", p.throttled)};
+             IntFact("throttled_requests", throttled),
+             IntFact("hot_partitions", hot.size())};
   f.recommendation =
       "Spread the load over more PartitionKey values (hash prefixes, bucketing) so that no single "
-      "partition approaches 2,000 entities/s, and load-test a partition at its expected peak: the "
-      "real service answers 503 ServerBusy over the target and may move the partition (a few "
-      "seconds of 503/500 OperationTimedOut).";
+      "partition approaches the target, and load-test a partition at its expected peak: the real "
+      "service answers 503 ServerBusy over the target and may move the partition (a few seconds "
+      "of 503/500 OperationTimedOut).";
   f.guide = std::string(guide::kPartitioning);
   out.push_back(std::move(f));
 }
@@ -91,9 +109,17 @@ void DetectHotPartition(const PartitionReport& p, std::uint64_t target, std::vec
 
 void DetectPartitionPatterns(const AdvisorInput& input, std::vector<Finding>& out) {
   for (const TableUsage& usage : input.tables) DetectAppend(usage, out);
+  // The hot partitions, grouped by table in order of first appearance.
+  std::vector<std::vector<const PartitionReport*>> tables;
   for (const PartitionReport& p : input.partitions) {
-    DetectHotPartition(p, input.partition_target, out);
+    if (!IsHot(p, input.partition_target)) continue;
+    auto it = std::find_if(tables.begin(), tables.end(), [&](const auto& group) {
+      return group.front()->account == p.account && group.front()->table == p.table;
+    });
+    if (it == tables.end()) it = tables.emplace(tables.end());
+    it->push_back(&p);
   }
+  for (const auto& hot : tables) DetectHotPartitions(hot, input.partition_target, out);
 }
 
 }  // namespace malachite::server

@@ -9,8 +9,8 @@
 
 namespace malachite::server {
 
-// The shape of `filter` (the decoded $filter text); "" for an empty filter. A filter the lexer
-// refuses (the query failed anyway) is returned as given.
+// The shape of `filter` (the decoded $filter text); "" for an empty filter. Allocates at most the
+// returned string.
 std::string QueryShape(std::string_view filter);
 
 // The custom properties (not PartitionKey, RowKey or Timestamp) that `filter` compares with `eq`

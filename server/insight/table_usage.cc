@@ -21,25 +21,40 @@ bool WorthAShape(const QueryStats& query) {
   return scans || (query.scanned >= 100 && query.returned * 10 < query.scanned);
 }
 
+// The index of the shape of `filter` in usage.shapes (added when new), or SIZE_MAX when the
+// table already keeps kMaxShapes others.
+std::size_t ShapeIndex(TableUsage& usage, std::string_view filter, odata::ServiceClass cls) {
+  if (usage.last_shape < usage.shapes.size() && usage.last_filter == filter &&
+      usage.shapes[usage.last_shape].service_class == cls) {
+    return usage.last_shape;
+  }
+  std::string shape = QueryShape(filter);
+  auto it = std::find_if(usage.shapes.begin(), usage.shapes.end(), [&](const QueryShapeStats& s) {
+    return s.service_class == cls && s.shape == shape;
+  });
+  if (it == usage.shapes.end()) {
+    if (usage.shapes.size() >= kMaxShapes) return SIZE_MAX;
+    it = usage.shapes.insert(
+        usage.shapes.end(),
+        QueryShapeStats{cls, std::move(shape), std::string(filter.substr(0, kMaxExample))});
+  }
+  usage.last_filter.assign(filter);
+  usage.last_shape = static_cast<std::size_t>(it - usage.shapes.begin());
+  return usage.last_shape;
+}
+
 void ObserveQuery(TableUsage& usage, const RequestFacts& facts) {
   const QueryStats& query = *facts.query;
   usage.queries[static_cast<std::size_t>(*query.service_class)]++;
   usage.scanned += query.scanned;
   usage.returned += query.returned;
   if (facts.op != Operation::kQueryEntities || !WorthAShape(query)) return;
-  std::string shape = QueryShape(facts.filter);
-  auto it = std::find_if(usage.shapes.begin(), usage.shapes.end(), [&](const QueryShapeStats& s) {
-    return s.service_class == *query.service_class && s.shape == shape;
-  });
-  if (it == usage.shapes.end()) {
-    if (usage.shapes.size() >= kMaxShapes) return;
-    it = usage.shapes.insert(usage.shapes.end(),
-                             QueryShapeStats{*query.service_class, std::move(shape),
-                                             std::string(facts.filter.substr(0, kMaxExample))});
-  }
-  it->count++;
-  it->scanned += query.scanned;
-  it->returned += query.returned;
+  const std::size_t index = ShapeIndex(usage, facts.filter, *query.service_class);
+  if (index == SIZE_MAX) return;
+  QueryShapeStats& stats = usage.shapes[index];
+  stats.count++;
+  stats.scanned += query.scanned;
+  stats.returned += query.returned;
 }
 
 // True when `pk` was seen before (as far as the direct-mapped table remembers); remembers it.

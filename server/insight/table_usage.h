@@ -81,6 +81,9 @@ struct TableUsage {
   std::array<std::uint64_t, kServiceClassCount> queries{};  // by service class
   std::uint64_t scanned = 0, returned = 0;
   std::vector<QueryShapeStats> shapes;  // scans and wasteful queries, at most kMaxShapes
+  // The last $filter given a shape and its index in `shapes`: a repeated query skips QueryShape.
+  std::string last_filter;
+  std::size_t last_shape = SIZE_MAX;
   InsertTrend inserts;
   WriteBursts bursts;
   EntityLimits limits;

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -24,24 +25,15 @@ class UsageTable {
   static constexpr std::size_t kShards = 16;
   static constexpr std::string_view kOtherTables = "(other tables)";
 
-  explicit UsageTable(std::size_t capacity = 4096) : capacity_(capacity) {}
+  explicit UsageTable(std::size_t capacity = 4096);
 
   // Runs `fn(usage)` under the shard lock of (account, table) — table names compare
   // case-insensitively (spec §3.1) — creating the entry when new. `fn` must not call back into
   // the table.
   template <typename Fn>
   void With(std::string_view account, std::string_view table, Fn&& fn) {
-    {
-      const std::string& key = Key(account, table);
-      Shard& shard = shards_[KeyHash{}(key) % kShards];
-      std::lock_guard<std::mutex> lock(shard.mutex);
-      if (TableUsage* usage = Find(shard, key, account, table)) return fn(*usage);
-    }
-    // Full: the table shares its account's overflow entry (one lock at a time: no ordering).
-    const std::string& other = Key(account, kOtherTables);
-    Shard& shard = shards_[KeyHash{}(other) % kShards];
-    std::lock_guard<std::mutex> lock(shard.mutex);
-    fn(*Create(shard, other, account, kOtherTables));
+    std::unique_lock<std::mutex> lock;
+    fn(Locate(account, table, lock));
   }
 
   // Copies of every entry (for the bill and the advisor), ordered by account and table.
@@ -66,6 +58,11 @@ class UsageTable {
     Map map;
   };
 
+  // The entry of (account, table), with its shard's lock taken into `lock`. A per-thread cache
+  // of the last entry found skips building and hashing the key when a thread sees the same
+  // table again (entries are never erased, so the pointer stays valid).
+  TableUsage& Locate(std::string_view account, std::string_view table,
+                     std::unique_lock<std::mutex>& lock);
   // "account\0table-lowercase" into a per-thread buffer.
   static const std::string& Key(std::string_view account, std::string_view table);
   // The entry of `key` in `shard` (created when the table is not full), or null; Create makes
@@ -75,6 +72,8 @@ class UsageTable {
   TableUsage* Create(Shard& shard, const std::string& key, std::string_view account,
                      std::string_view table);
 
+  // Tells this table's entries from another (destroyed) table's in the per-thread cache.
+  const std::uint64_t id_;
   std::size_t capacity_;
   std::atomic<std::size_t> size_{0};
   std::array<Shard, kShards> shards_;

@@ -5,7 +5,7 @@ import { h, fill, errorBox, notice, select } from "./ui.js";
 
 const kOperations = ["", "QueryTables", "CreateTable", "DeleteTable", "QueryEntities", "GetEntity",
   "InsertEntity", "UpdateEntity", "MergeEntity", "InsertOrReplaceEntity", "InsertOrMergeEntity",
-  "DeleteEntity", "Batch"];
+  "DeleteEntity", "EntityGroupTransaction", "GetTable", "GetTableACL", "SetTableACL"];
 
 function ruleText(rule) {
   const scope = ["account", "table", "partition", "operation"].filter((k) => rule[k]).map((k) => `${k}=${rule[k]}`);

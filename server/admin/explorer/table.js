@@ -87,7 +87,17 @@ export async function show(main, state, table) {
   let query = newQuery("", "", "100");
   const results = h("div", { id: "results" });
   const side = h("aside", { id: "side", class: "side" });
+  // data-busy counts the pages loading (tests wait for it to go).
+  let loading = 0;
   const run = async () => {
+    results.dataset.busy = String(++loading);
+    try {
+      await load();
+    } finally {
+      if (--loading === 0) delete results.dataset.busy;
+    }
+  };
+  const load = async () => {
     const answer = await tableApi(state.account, queryPath(table, query));
     if (!answer.ok) return fill(results, errorBox(answer.error));
     const entities = answer.json.value.map(entityFromJson);
@@ -101,7 +111,8 @@ export async function show(main, state, table) {
         (next ? " · more pages" : " · last page")),
       h("button", { id: "next", disabled: !next, onclick: () => { query.page += 1; run(); } }, "Next ▶"));
     fill(results, planBox(answer), pager,
-      entities.length ? grid(entities, open) : h("p", { class: "muted" }, "No entities."));
+      entities.length ? h("div", { class: "grid-wrap" }, grid(entities, open))
+        : h("p", { class: "muted" }, "No entities."));
   };
   const open = (entity) => fill(side, entityPanel(state, table, entity, {
     onEdit: () => fill(side, entityForm(state, table, entity, { onSaved: saved })),
