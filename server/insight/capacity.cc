@@ -15,7 +15,7 @@ using SteadyClock = std::chrono::steady_clock;
 Result<bool> MeasureTable(storage::ReadView& view, const storage::TableInfo& table,
                           SteadyClock::time_point deadline, TableCapacity& out) {
   bool in_time = true;
-  auto scanned = view.ScanEntities(table, storage::KeyRange{}, [&](const storage::EntityView& e) {
+  auto scanned = view.ScanEntities(table, KeyRange{}, [&](const storage::EntityView& e) {
     out.entities++;
     out.bytes += BillableEntitySize(e.Decode());
     // The clock is read every 256 entities: cheap against the decoding.

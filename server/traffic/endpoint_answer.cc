@@ -1,6 +1,6 @@
 #include "server/traffic/endpoint_answer.h"
 
-#include "common/encoding.h"
+#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::server {
