@@ -5,7 +5,7 @@
 namespace malachite {
 
 // Azure: the formula of the Storage team's post "Understanding Windows Azure Storage Billing –
-// Bandwidth, Transactions, and Capacity" (2010), spec §9.3: 4 bytes of overhead per entity
+// Bandwidth, Transactions, and Capacity" (2010): 4 bytes of overhead per entity
 // (Timestamp and system metadata), keys and names as UTF-16, 8 bytes of overhead per property.
 std::uint64_t BillableValueSize(const EdmValue& value) {
   switch (value.type) {

@@ -49,9 +49,28 @@ void ServeServerInfo(const ExplorerContext& context, Response& response) {
   Answer(response, 200, "application/json", std::move(body));
 }
 
+// Emulator: a web page of another origin must not drive the explorer's calls (they run as the
+// account owner) through the user's browser. The page's own calls carry x-ms-version, a header a
+// cross-origin page can only send after a CORS preflight, which /-/ never grants; and a browser
+// names the page's origin in Origin, which must then be this server's.
+bool FromTheExplorerPage(const Request& request) {
+  if (!request.Find("x-ms-version")) return false;
+  const auto origin = request.Find("Origin");
+  if (!origin) return true;
+  const auto host = request.Find("Host");
+  const std::string_view scheme = request.secure ? "https://" : "http://";
+  return host && origin->size() == scheme.size() + host->size() &&
+         origin->substr(0, scheme.size()) == scheme && origin->substr(scheme.size()) == *host;
+}
+
 // "/-/explorer/table/<account>/..." -> "/<account>/..." when <account> is configured.
 ExplorerAnswer ForwardToTableApi(Request& request, const ExplorerContext& context,
                                  Response& response) {
+  if (!FromTheExplorerPage(request)) {
+    AnswerJsonError(response, 403,
+                    "explorer calls need x-ms-version and, from a browser, this server's origin");
+    return ExplorerAnswer::kAnswered;
+  }
   const std::string_view rest = std::string_view(request.target).substr(kTablePrefix.size() - 1);
   const std::size_t end = rest.find_first_of("/?(", 1);
   const std::string_view account = rest.substr(1, end == std::string_view::npos ? end : end - 1);

@@ -7,7 +7,9 @@
 //                                 "account_target"}: what the page needs to start
 //   any /-/explorer/table/<account>/<Table API path>
 //                                 a Table API call made on the user's behalf: rewritten to
-//                                 /<account>/<path> for the Table pipeline (the session runs it)
+//                                 /<account>/<path> for the Table pipeline (the session runs it);
+//                                 403 without x-ms-version or with another site's Origin (a page
+//                                 elsewhere must not make the user's browser call it)
 #pragma once
 
 #include <string_view>

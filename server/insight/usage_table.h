@@ -28,7 +28,7 @@ class UsageTable {
   explicit UsageTable(std::size_t capacity = 4096);
 
   // Runs `fn(usage)` under the shard lock of (account, table) — table names compare
-  // case-insensitively (spec §3.1) — creating the entry when new. `fn` must not call back into
+  // case-insensitively (spec §9.1) — creating the entry when new. `fn` must not call back into
   // the table.
   template <typename Fn>
   void With(std::string_view account, std::string_view table, Fn&& fn) {

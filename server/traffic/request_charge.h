@@ -22,7 +22,7 @@ struct QueryStats {
 };
 
 // What one entity write request wrote, for the design advisor: the largest entity of its
-// single write or $batch by the service's billable size (spec §9.3) — 0 when the body is too
+// single write or $batch by the service's billable size (common/entity_size.h) — 0 when the body is too
 // small to carry an entity near the 1 MiB limit (ops/entity_write.h StatsOf) — and the most
 // custom properties of one entity. Deletes write no entity (both 0).
 struct WriteStats {

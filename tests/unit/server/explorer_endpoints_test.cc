@@ -25,12 +25,15 @@ class Fixture {
   }
 
   // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
-  // <rewritten target>").
-  std::string Answer(std::string method, std::string target, std::string body = {}) {
+  // <rewritten target>"). With x-ms-version and Host, as the page sends them.
+  std::string Answer(std::string method, std::string target, std::string body = {},
+                     std::vector<Header> headers = {{"x-ms-version", "2019-02-02"},
+                                                    {"Host", "127.0.0.1:10002"}}) {
     request_ = Request{};
     request_.method = std::move(method);
     request_.target = std::move(target);
     request_.body = std::move(body);
+    request_.headers = std::move(headers);
     response_ = Response{};
     const AdminContext context{true, &service_->traffic(), &service_->insight()};
     if (HandleAdminRequest(request_, context, response_) == AdminAnswer::kTableApi) {
@@ -94,6 +97,23 @@ TEST_CASE("explorer: Table API calls are handed back rewritten, for configured a
   CHECK(f.Answer("GET", "/-/explorer/table/devstoreaccount1-secondary/Tables") ==
         "404 application/json");
   CHECK(f.Answer("GET", "/-/explorer/table/") == "404 application/json");
+}
+
+TEST_CASE("explorer: Table API calls from another site's page are refused", "[explorer]") {
+  Fixture f;
+  const std::string create = "/-/explorer/table/devstoreaccount1/Tables";
+  const Header host{"Host", "127.0.0.1:10002"};
+  const Header version{"x-ms-version", "2019-02-02"};
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "http://127.0.0.1:10002"}}) ==
+        "table api /devstoreaccount1/Tables");
+  // A simple cross-origin POST (no custom header, no preflight), or one naming another origin.
+  CHECK(f.Answer("POST", create, "{}", {host, {"Origin", "http://evil.example"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "http://evil.example"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "https://127.0.0.1:10002"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host}) == "403 application/json");
 }
 
 TEST_CASE("insight endpoints: JSON answers and errors through the admin dispatcher", "[explorer]") {
