@@ -27,8 +27,13 @@ std::string ShapeText(const QueryShapeStats& s) {
   return s.shape.empty() ? std::string("(no $filter)") : "$filter=" + s.shape;
 }
 
-Finding Base(const TableUsage& usage, const QueryShapeStats& s) {
+// A finding `id` about shape `s`, titled `title` + the shape, with the shape's evidence.
+Finding Base(const TableUsage& usage, const QueryShapeStats& s, std::string id, Severity severity,
+             std::string_view title) {
   Finding f;
+  f.id = std::move(id);
+  f.severity = severity;
+  f.title = std::string(title) + ShapeText(s);
   f.account = usage.account;
   f.table = usage.table;
   f.evidence = fmt::format("{} {} of shape {} scanned {} entities and returned {}{}.", s.count,
@@ -46,11 +51,8 @@ Finding Base(const TableUsage& usage, const QueryShapeStats& s) {
 // Azure: design guide "Design for querying" — without a PartitionKey condition the service
 // scans every partition of the table.
 Finding TableScan(const TableUsage& usage, const QueryShapeStats& s) {
-  Finding f = Base(usage, s);
+  Finding f = Base(usage, s, "table-scan", Severity::kWarning, "Table scan in Azure: ");
   const std::vector<std::string> keys = EqualityProperties(s.example);
-  f.id = "table-scan";
-  f.severity = Severity::kWarning;
-  f.title = "Table scan in Azure: " + ShapeText(s);
   if (keys.empty()) {
     f.pattern = "Design for querying (table scan)";
     f.recommendation =
@@ -74,11 +76,9 @@ Finding TableScan(const TableUsage& usage, const QueryShapeStats& s) {
 
 // Azure: design guide — a partition scan reads the whole partition to apply the filter.
 Finding PartitionScan(const TableUsage& usage, const QueryShapeStats& s) {
-  Finding f = Base(usage, s);
+  Finding f = Base(usage, s, "partition-scan", Wasteful(s) ? Severity::kWarning : Severity::kInfo,
+                   "Partition scan in Azure: ");
   const std::vector<std::string> keys = EqualityProperties(s.example);
-  f.id = "partition-scan";
-  f.severity = Wasteful(s) ? Severity::kWarning : Severity::kInfo;
-  f.title = "Partition scan in Azure: " + ShapeText(s);
   if (keys.empty()) {
     f.pattern = "Compound key";
     f.recommendation =
@@ -100,11 +100,9 @@ Finding PartitionScan(const TableUsage& usage, const QueryShapeStats& s) {
 }
 
 Finding PartitionRange(const TableUsage& usage, const QueryShapeStats& s) {
-  Finding f = Base(usage, s);
-  f.id = "partition-range";
-  f.severity = Wasteful(s) ? Severity::kWarning : Severity::kInfo;
+  Finding f = Base(usage, s, "partition-range", Wasteful(s) ? Severity::kWarning : Severity::kInfo,
+                   "Range over several partitions: ");
   f.pattern = "Design for querying (range over partitions)";
-  f.title = "Range over several partitions: " + ShapeText(s);
   f.recommendation =
       "A PartitionKey range is served partition by partition and may return continuation tokens "
       "at partition-server boundaries. Prefer PartitionKey eq with a RowKey range when the data "
@@ -115,11 +113,9 @@ Finding PartitionRange(const TableUsage& usage, const QueryShapeStats& s) {
 
 // Azure: performance checklist "queries scan only rows they return".
 Finding LargeScanSmallResult(const TableUsage& usage, const QueryShapeStats& s) {
-  Finding f = Base(usage, s);
-  f.id = "large-scan-small-result";
-  f.severity = Severity::kWarning;
+  Finding f = Base(usage, s, "large-scan-small-result", Severity::kWarning,
+                   "Queries read far more entities than they return: ");
   f.pattern = "Query efficiency (scanned vs returned)";
-  f.title = "Queries read far more entities than they return: " + ShapeText(s);
   f.recommendation =
       "Move the condition that discards most entities into the keys: a RowKey range (compound "
       "key) or a secondary index entity, so that the service reads only what it returns; every "

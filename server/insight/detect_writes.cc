@@ -12,11 +12,13 @@ namespace {
 constexpr std::uint64_t kConflictHotSpot = 3;
 constexpr std::uint64_t kManyDeletes = 1000;
 
-Finding For(const TableUsage& usage, std::string id, Severity severity, std::string pattern) {
+Finding For(const TableUsage& usage, std::string id, Severity severity, std::string pattern,
+            std::string title) {
   Finding f;
   f.id = std::move(id);
   f.severity = severity;
   f.pattern = std::move(pattern);
+  f.title = std::move(title);
   f.account = usage.account;
   f.table = usage.table;
   return f;
@@ -29,8 +31,8 @@ void DetectBatchable(const TableUsage& usage, std::vector<Finding>& out) {
   if (b.bursts == 0) return;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(b.max_run_time).count();
   Finding f = For(usage, "batchable-writes", Severity::kInfo,
-                  "Batching updates with entity group transactions");
-  f.title = "Single-entity writes to one partition in quick succession could be batches";
+                  "Batching updates with entity group transactions",
+                  "Single-entity writes to one partition in quick succession could be batches");
   f.evidence = fmt::format(
       "{} runs of {} or more single-entity writes to one partition, each within {} ms of the "
       "previous; the longest: {} writes to partition '{}' in {} ms ({} single-entity writes in "
@@ -52,8 +54,8 @@ void DetectBatchable(const TableUsage& usage, std::vector<Finding>& out) {
 void DetectLimits(const TableUsage& usage, std::vector<Finding>& out) {
   const EntityLimits& l = usage.limits;
   if (l.near_size > 0) {
-    Finding f = For(usage, "near-size-limit", Severity::kWarning, "Large entities");
-    f.title = "Entities near the 1 MiB limit";
+    Finding f = For(usage, "near-size-limit", Severity::kWarning, "Large entities",
+                    "Entities near the 1 MiB limit");
     f.evidence = fmt::format(
         "{} of {} written entities were at least 80% of 1 MiB (billable size); the largest, "
         "{} bytes, in partition '{}'.",
@@ -67,8 +69,8 @@ void DetectLimits(const TableUsage& usage, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
   if (l.near_properties > 0) {
-    Finding f = For(usage, "near-property-limit", Severity::kWarning, "Wide entities");
-    f.title = "Entities near the 252-property limit";
+    Finding f = For(usage, "near-property-limit", Severity::kWarning, "Wide entities",
+                    "Entities near the 252-property limit");
     f.evidence = fmt::format(
         "{} of {} written entities had {} or more custom properties; the widest had {}, in "
         "partition '{}'.",
@@ -92,8 +94,8 @@ void DetectEtagHotSpot(const TableUsage& usage, std::vector<Finding>& out) {
     if (worst == nullptr || c.count > worst->count) worst = &c;
   }
   if (worst == nullptr || worst->count < kConflictHotSpot) return;
-  Finding f = For(usage, "etag-hot-spot", Severity::kWarning, "Optimistic concurrency hot spot");
-  f.title = "Frequent 412 ETag conflicts on one entity";
+  Finding f = For(usage, "etag-hot-spot", Severity::kWarning, "Optimistic concurrency hot spot",
+                  "Frequent 412 ETag conflicts on one entity");
   f.evidence = fmt::format(
       "{} writes to entity (PartitionKey '{}', RowKey '{}') failed with 412 "
       "UpdateConditionNotSatisfied ({} conflicts in the table).",
@@ -111,8 +113,8 @@ void DetectEtagHotSpot(const TableUsage& usage, std::vector<Finding>& out) {
 // Azure: design guide, high-volume delete pattern.
 void DetectManyDeletes(const TableUsage& usage, std::vector<Finding>& out) {
   if (usage.single_deletes < kManyDeletes) return;
-  Finding f = For(usage, "high-volume-delete", Severity::kInfo, "High volume delete");
-  f.title = "Many single-entity deletes";
+  Finding f = For(usage, "high-volume-delete", Severity::kInfo, "High volume delete",
+                  "Many single-entity deletes");
   f.evidence = fmt::format("{} Delete Entity requests in this table.", usage.single_deletes);
   f.facts = {IntFact("deletes", usage.single_deletes)};
   f.recommendation =

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/datetime.h"
+#include "server/traffic/traffic_endpoints.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::server {
@@ -35,16 +36,8 @@ void AppendSampleJson(std::string& out, const TrafficSample& s) {
   }
   out += fmt::format("}},\"throttled\":{},\"faults\":{},\"partitions\":[", s.throttled, s.faults);
   for (std::size_t i = 0; i < s.partitions.size(); ++i) {
-    const PartitionRate& p = s.partitions[i];
     if (i > 0) out += ",";
-    out += "{";
-    JsonMembers m(out);
-    m.String("account", p.account);
-    m.String("table", p.table);
-    m.String("partition", p.partition_key);
-    m.Key("rate");
-    out += fmt::format("{:.1f}", p.rate);
-    out += "}";
+    AppendPartitionReportJson(out, s.partitions[i]);
   }
   out += "]}";
 }
@@ -52,7 +45,7 @@ void AppendSampleJson(std::string& out, const TrafficSample& s) {
 }  // namespace
 
 void TrafficHistory::Add(DateTime now, const TrafficTotals& totals,
-                         std::vector<PartitionRate> partitions) {
+                         std::vector<PartitionReport> partitions) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (primed_) {
     TrafficSample sample;

@@ -12,22 +12,18 @@
 
 #include "common/edm.h"
 #include "server/insight/request_counters.h"
+#include "server/traffic/throttle.h"
 
 namespace malachite::server {
-
-struct PartitionRate {
-  std::string account, table, partition_key;
-  double rate = 0;  // entities/s over the last second
-};
 
 // What happened in one second.
 struct TrafficSample {
   DateTime time;  // the end of the second
   std::array<std::uint32_t, RequestCounters::kRequestSlots> requests{};
   std::array<std::uint32_t, RequestCounters::kErrorSlots> errors{};
-  std::uint32_t throttled = 0;            // 503 from the throttle
-  std::uint32_t faults = 0;               // fault rules fired
-  std::vector<PartitionRate> partitions;  // the hottest, rate > 0
+  std::uint32_t throttled = 0;              // 503 from the throttle
+  std::uint32_t faults = 0;                 // fault rules fired
+  std::vector<PartitionReport> partitions;  // the hottest, rate > 0
 };
 
 // Cumulative totals the sampler turns into one second's sample.
@@ -43,11 +39,11 @@ class TrafficHistory {
 
   // Appends the second ending at `now`: the difference between `totals` and the previous call's
   // (the first call only records the baseline), and the partitions' rates as given.
-  void Add(DateTime now, const TrafficTotals& totals, std::vector<PartitionRate> partitions);
+  void Add(DateTime now, const TrafficTotals& totals, std::vector<PartitionReport> partitions);
 
   // The samples after `since` (exclusive; DateTime{} for all) as JSON: {"target":...,
   // "samples":[{"t": ms since the Unix epoch, "requests":{op:n}, "errors":{code:n},
-  // "throttled":n, "faults":n, "partitions":[{account,table,partition,rate}]}]}. Operations
+  // "throttled":n, "faults":n, "partitions":[AppendPartitionReportJson objects]}]}. Operations
   // with no requests are left out; "Unrouted" counts requests that could not be routed.
   std::string Json(DateTime since, std::uint64_t partition_target) const;
 

@@ -61,11 +61,8 @@ void Insight::Sample() {
   totals.counters = counters_.Sum();
   totals.throttled = traffic_.metrics().ThrottledTotal();
   totals.faults = traffic_.metrics().FaultsTotal();
-  std::vector<PartitionRate> partitions;
-  for (const PartitionReport& p : traffic_.throttle().Hottest(kChartPartitions)) {
-    if (p.rate <= 0) continue;
-    partitions.push_back(PartitionRate{p.account, p.table, p.partition_key, p.rate});
-  }
+  std::vector<PartitionReport> partitions = traffic_.throttle().Hottest(kChartPartitions);
+  std::erase_if(partitions, [](const PartitionReport& p) { return p.rate <= 0; });
   history_.Add(clock_.Now(), totals, std::move(partitions));
 }
 

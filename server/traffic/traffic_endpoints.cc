@@ -1,10 +1,10 @@
-#include "server/http/url_coding.h"
 #include "server/traffic/traffic_endpoints.h"
 
 #include <fmt/format.h>
 
 #include <charconv>
 
+#include "server/http/url_coding.h"
 #include "server/traffic/endpoint_answer.h"
 #include "server/wire/json_writer.h"
 #include "server/wire/prometheus.h"
@@ -105,23 +105,8 @@ std::string PartitionsText(const Throttle& throttle, const std::vector<Partition
 std::string PartitionsJson(const std::vector<PartitionReport>& hot, std::uint64_t target) {
   std::string out = "{\"target\":" + std::to_string(target) + ",\"partitions\":[";
   for (std::size_t i = 0; i < hot.size(); ++i) {
-    const PartitionReport& p = hot[i];
     if (i > 0) out += ",";
-    out += "{";
-    JsonMembers members(out);
-    members.String("account", p.account);
-    members.String("table", p.table);
-    members.String("partition", p.partition_key);
-    members.Key("rate");
-    out += fmt::format("{:.1f}", p.rate);
-    for (auto [name, value] :
-         {std::pair{"peak", p.peak}, {"total", p.total}, {"throttled", p.throttled}}) {
-      members.Key(name);
-      AppendJsonInt(out, static_cast<std::int64_t>(value));
-    }
-    members.Key("offline");
-    out += p.offline ? "true" : "false";
-    out += "}";
+    AppendPartitionReportJson(out, hot[i]);
   }
   return out + "]}\n";
 }
@@ -175,6 +160,24 @@ void HandleFaults(TrafficControl& traffic, const Request& request, std::string_v
 }
 
 }  // namespace
+
+void AppendPartitionReportJson(std::string& out, const PartitionReport& p) {
+  out += "{";
+  JsonMembers members(out);
+  members.String("account", p.account);
+  members.String("table", p.table);
+  members.String("partition", p.partition_key);
+  members.Key("rate");
+  out += fmt::format("{:.1f}", p.rate);
+  for (auto [name, value] :
+       {std::pair{"peak", p.peak}, {"total", p.total}, {"throttled", p.throttled}}) {
+    members.Key(name);
+    AppendJsonInt(out, static_cast<std::int64_t>(value));
+  }
+  members.Key("offline");
+  out += p.offline ? "true" : "false";
+  out += "}";
+}
 
 bool IsTrafficPath(std::string_view path) {
   return path == "/-/metrics" || path == "/-/partitions" || path == "/-/faults" ||

@@ -3,10 +3,7 @@
 // the explorer's Table API calls, which run as the account owner and are not billed.
 #include "server/insight/bill.h"
 
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "common/datetime.h"
 #include "common/entity_size.h"
@@ -19,28 +16,16 @@ namespace {
 
 const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 
+// Throttling off: the fault rule below is the only refusal.
+ServerConfig Unthrottled() {
+  ServerConfig config;
+  config.throttle.enabled = false;
+  return config;
+}
+
 class Fixture {
  public:
-  Fixture() : clock_(kStart) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-bill-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    config.throttle.enabled = false;
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
-  ~Fixture() {
-    service_.reset();
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  Fixture() : host_(kStart, Unthrottled()) {}
 
   // "<status>[ <x-ms-error-code>]" of a request through the pipeline: signed unless `sign` is
   // false; an explorer call (unsigned, Exchange::explorer) with `explorer`.
@@ -55,7 +40,7 @@ class Fixture {
                        {"Content-Type", "application/json"},
                        {"x-ms-version", "2019-02-02"},
                        {"Host", "127.0.0.1:10002"},
-                       {"x-ms-date", FormatRfc1123(clock_.Now())}};
+                       {"x-ms-date", FormatRfc1123(host_.clock().Now())}};
     auto route = RouteRequest(request);
     REQUIRE(route);
     if (sign) {
@@ -64,16 +49,16 @@ class Fixture {
       request.headers.push_back({"Authorization", "SharedKeyLite devstoreaccount1:bm90IGl0"});
     }
     exchange_.explorer = explorer;
-    testing::RunExchange(*service_, *store_, exchange_);
+    testing::RunExchange(host_.service(), host_.store(), exchange_);
     std::string out = std::to_string(exchange_.response.status);
     if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
     return out;
   }
 
   // "<table>: <Operation>=<n> ...; ..." of the billed transactions.
-  std::string Billed() const {
+  std::string Billed() {
     std::string out;
-    for (const TableUsage& usage : service_->insight().usage().Snapshot()) {
+    for (const TableUsage& usage : host_.service().insight().usage().Snapshot()) {
       out += (out.empty() ? "" : "; ") + (usage.table.empty() ? "(account)" : usage.table) + ":";
       for (std::size_t i = 0; i < kOperationCount; ++i) {
         if (usage.transactions[i] == 0) continue;
@@ -84,15 +69,12 @@ class Fixture {
     return out;
   }
 
-  Service& service() { return *service_; }
-  storage::Store& store() { return *store_; }
+  Service& service() { return host_.service(); }
+  storage::Store& store() { return host_.store(); }
   const Response& response() const { return exchange_.response; }
 
  private:
-  ManualClock clock_;
-  std::string dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  testing::ServiceHost host_;
   Exchange exchange_;
 };
 

@@ -5,24 +5,14 @@
 #include "server/admin/admin_endpoints.h"
 #include "server/insight/history.h"
 #include "server/pipeline/service.h"
-#include "tests/unit/storage/temp_dir.h"
+#include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {
 namespace {
 
 class Fixture {
  public:
-  Fixture() : clock_(DateTime{638000000000000000}) {
-    storage::StoreOptions options;
-    options.data_dir = dir_.path();
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    config.throttle.enabled = false;
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
+  Fixture() : host_(DateTime{638000000000000000}, Unthrottled()) {}
 
   // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
   // <rewritten target>"). With x-ms-version and Host, as the page sends them.
@@ -35,7 +25,7 @@ class Fixture {
     request_.body = std::move(body);
     request_.headers = std::move(headers);
     response_ = Response{};
-    const AdminContext context{true, &service_->traffic(), &service_->insight()};
+    const AdminContext context{true, &host_.service().traffic(), &host_.service().insight()};
     if (HandleAdminRequest(request_, context, response_) == AdminAnswer::kTableApi) {
       return "table api " + request_.target;
     }
@@ -46,10 +36,13 @@ class Fixture {
   const Response& response() const { return response_; }
 
  private:
-  storage::testing::TempDir dir_;
-  ManualClock clock_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  static ServerConfig Unthrottled() {
+    ServerConfig config;
+    config.throttle.enabled = false;
+    return config;
+  }
+
+  testing::ServiceHost host_;
   Request request_;
   Response response_;
 };
@@ -155,7 +148,7 @@ TEST_CASE("traffic history: each sample is the difference of one second's totals
   totals.throttled = 2;
   totals.faults = 1;
   history.Add(DateTime{t0.ticks + kTicksPerSecond}, totals,
-              {PartitionRate{"devstoreaccount1", "orders", "p1", 1234.5}});
+              {PartitionReport{"devstoreaccount1", "orders", "p1", 1234.5, 1500, 4000, 3, false}});
   history.Add(DateTime{t0.ticks + 2 * kTicksPerSecond}, totals, {});
   CHECK(history.size() == 2);
   CHECK(history.Json(DateTime{}, 2000) ==
@@ -163,7 +156,7 @@ TEST_CASE("traffic history: each sample is the difference of one second's totals
         "{\"t\":1664403201000,\"requests\":{\"InsertEntity\":5,\"Unrouted\":1},"
         "\"errors\":{\"ServerBusy\":2},\"throttled\":2,\"faults\":1,\"partitions\":["
         "{\"account\":\"devstoreaccount1\",\"table\":\"orders\",\"partition\":\"p1\","
-        "\"rate\":1234.5}]},"
+        "\"rate\":1234.5,\"peak\":1500,\"total\":4000,\"throttled\":3,\"offline\":false}]},"
         "{\"t\":1664403202000,\"requests\":{},\"errors\":{},\"throttled\":0,\"faults\":0,"
         "\"partitions\":[]}]}\n");
   // Only the samples after `since`.
