@@ -77,8 +77,8 @@ void DetectHotPartitions(const std::vector<const PartitionReport*>& hot, std::ui
   f.pattern = "Scalable partitioning strategy (hot partition)";
   f.account = p.account;
   f.table = p.table;
-  f.title =
-      fmt::format("Partition '{}' runs near the {} entities/s target", p.partition_key, target);
+  f.title = fmt::format("Partition '{}' runs {} the {} entities/s target", p.partition_key,
+                        peak_share >= 1.0 ? "over" : "near", target);
   f.evidence = fmt::format(
       "Partition '{}' peaked at {} entities/s ({:.0f}% of the {}/s per-partition target), now "
       "{:.0f}/s; {} entities counted while tracked; {} requests throttled.",
