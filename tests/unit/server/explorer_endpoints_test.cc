@@ -25,7 +25,8 @@ class Fixture {
     request_.body = std::move(body);
     request_.headers = std::move(headers);
     response_ = Response{};
-    const AdminContext context{true, &host_.service().traffic(), &host_.service().insight()};
+    const AdminContext context{true, &host_.service().traffic(), nullptr,
+                               &host_.service().insight()};
     if (HandleAdminRequest(request_, context, response_) == AdminAnswer::kTableApi) {
       return "table api " + request_.target;
     }
