@@ -175,7 +175,11 @@ std::string ThrottleHelpText() {
          "                           (repeatable; see README \"Throttling and faults\")\n"
          "  --faults-file <path>     a JSON array of fault rules (default none)\n"
          "  Runtime: GET /-/metrics (Prometheus), GET /-/partitions (hot partitions),\n"
-         "           GET/POST/DELETE /-/faults (fault rules); no auth.\n";
+         "           GET/POST/DELETE /-/faults (fault rules); no auth.\n"
+         "\n"
+         "In a browser: /-/explorer (tables, entities, query plans, live traffic, fault rules);\n"
+         "GET /-/advisor (design guide findings, JSON), GET /-/bill (transactions, capacity,\n"
+         "monthly estimate; prices: PUT /-/bill/prices).\n";
 }
 
 std::string ThrottleEnvHelpText() {

@@ -146,6 +146,11 @@ int Serve(ServerConfig& config) {
   LogBanner(config, port, (*listener)->secure());
   // The limits in force (spec §12), the rebalancing emulation and fault rules.
   for (const std::string& line : service.traffic().Describe()) spdlog::info("{}", line);
+  // The traffic history behind the explorer's charts: one sample a second.
+  service.insight().StartSampler();
+  spdlog::info("explorer: {}://{}:{}/-/explorer (advisor: /-/advisor, bill: /-/bill)",
+               (*listener)->secure() ? "https" : "http",
+               config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host, port);
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);

@@ -1,5 +1,7 @@
 #include "server/admin/admin_endpoints.h"
 
+#include "server/admin/explorer_endpoints.h"
+#include "server/insight/insight_endpoints.h"
 #include "server/traffic/traffic_endpoints.h"
 
 namespace malachite::server {
@@ -15,24 +17,8 @@ void Answer(Response& response, int status, std::string body) {
   response.body += '\n';
 }
 
-}  // namespace
-
-bool IsAdminTarget(std::string_view target) {
-  std::string_view path = PathOf(target);
-  return path == "/-" || path.substr(0, 3) == "/-/";
-}
-
-void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response,
-                        AdminJob* job) {
-  const std::string_view path = PathOf(request.target);
-  if (context.traffic != nullptr && IsTrafficPath(path)) {
-    return HandleTrafficRequest(*context.traffic, request, response);
-  }
-  if (context.data != nullptr && IsDataPath(path)) {
-    if (job == nullptr) return Answer(response, 503, "this endpoint needs a blocking thread");
-    *job = HandleDataRequest(*context.data, request, response);
-    return;
-  }
+// The health probes (and 404 for unknown paths).
+void AnswerProbe(const Request& request, std::string_view path, bool ready, Response& response) {
   const bool known = path == "/-/healthy" || path == "/-/ready";
   if (!known) return Answer(response, 404, "unknown endpoint; try /-/healthy or /-/ready");
   if (request.method != "GET") {
@@ -43,8 +29,48 @@ void HandleAdminRequest(const Request& request, const AdminContext& context, Res
   if (path == "/-/healthy") return Answer(response, 200, "ok");
   // Emulator: the listener accepts only once the store is open, so "not ready" is what a
   // shutting-down server answers while it drains (orchestrators stop routing to it).
-  if (context.ready) return Answer(response, 200, "ready");
+  if (ready) return Answer(response, 200, "ready");
   Answer(response, 503, "not ready");
+}
+
+}  // namespace
+
+bool IsAdminTarget(std::string_view target) {
+  std::string_view path = PathOf(target);
+  return path == "/-" || path.substr(0, 3) == "/-/";
+}
+
+AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Response& response,
+                               AdminJob* job) {
+  const std::string_view path = PathOf(request.target);
+  if (context.traffic != nullptr && context.insight != nullptr && IsExplorerPath(path)) {
+    return HandleExplorerRequest(request, ExplorerContext{*context.insight, *context.traffic},
+                                 response) == ExplorerAnswer::kTableApi
+               ? AdminAnswer::kTableApi
+               : AdminAnswer::kAnswered;
+  }
+  if (context.insight != nullptr && IsInsightPath(path)) {
+    HandleInsightRequest(*context.insight, request, response);
+    return AdminAnswer::kAnswered;
+  }
+  if (context.traffic != nullptr && IsTrafficPath(path)) {
+    HandleTrafficRequest(*context.traffic, request, response);
+    // /-/metrics: the bill's series after the traffic room's.
+    if (path == "/-/metrics" && response.status == 200 && context.insight != nullptr) {
+      AppendInsightMetrics(*context.insight, response.body);
+    }
+    return AdminAnswer::kAnswered;
+  }
+  if (context.data != nullptr && IsDataPath(path)) {
+    if (job == nullptr) {
+      Answer(response, 503, "this endpoint needs a blocking thread");
+    } else {
+      *job = HandleDataRequest(*context.data, request, response);
+    }
+    return AdminAnswer::kAnswered;
+  }
+  AnswerProbe(request, path, context.ready, response);
+  return AdminAnswer::kAnswered;
 }
 
 }  // namespace malachite::server

@@ -1,13 +1,15 @@
-// Emulator-only endpoints under /-/ (outside the Table API: no account, no auth, no x-ms-version):
-// liveness and readiness for orchestrators and compose health checks. The session answers them
-// before the Table pipeline. (The throttling engineer adds /-/metrics, /-/partitions and
-// /-/faults here: one dispatcher for every /-/ path.)
+// Emulator-only endpoints under /-/ (outside the Table API: no account, no x-ms-version):
+// liveness and readiness for orchestrators and compose health checks, the traffic endpoints
+// (metrics, hot partitions, fault rules), the data endpoints (reset, backup), the insight
+// endpoints (advisor, bill, capacity, traffic history) and the explorer. The session answers
+// them before the Table pipeline: one dispatcher for every /-/ path.
 #pragma once
 
 #include <string_view>
 
 #include "server/admin/data_endpoints.h"
 #include "server/http/message.h"
+#include "server/insight/insight.h"
 #include "server/traffic/traffic_control.h"
 
 namespace malachite::server {
@@ -20,6 +22,18 @@ struct AdminContext {
   TrafficControl* traffic = nullptr;
   // Reset and backup: /-/reset, /-/backup (data_endpoints.h). Null: those paths answer 404.
   const DataEndpoints* data = nullptr;
+  // The advisor, the bill, capacity and the traffic history (insight_endpoints.h), and with
+  // `traffic` the explorer (explorer_endpoints.h). Null: those paths answer 404.
+  Insight* insight = nullptr;
+};
+
+// What HandleAdminRequest did.
+enum class AdminAnswer {
+  kAnswered,  // the response is complete (or *job will complete it)
+  // An explorer call of the Table API: request.target was rewritten to a Table API path of a
+  // configured account; the caller runs it through the Table pipeline as the account owner
+  // (Exchange::explorer).
+  kTableApi,
 };
 
 // True when `target` (the request-target as sent) names an admin endpoint: its path is "/-" or
@@ -30,12 +44,14 @@ bool IsAdminTarget(std::string_view target);
 // Answers an admin request into `response` (status, headers, body):
 //   GET /-/healthy  200 "ok" while the process serves (liveness)
 //   GET /-/ready    200 "ready" when context.ready, else 503 "not ready" (readiness)
-//   /-/metrics, /-/partitions, /-/faults[/<id>]  see traffic_endpoints.h
+//   /-/metrics (with the bill's series), /-/partitions, /-/faults[/<id>]  traffic_endpoints.h
 //   POST /-/reset, /-/backup  see data_endpoints.h: answered through *job, which the caller
 //                        runs off the I/O threads (without `job` they answer 503)
+//   /-/advisor, /-/bill, /-/bill/prices, /-/capacity, /-/traffic          insight_endpoints.h
+//   /-/explorer[/...]                                                     explorer_endpoints.h
 //   other /-/ paths      404; other methods 405 with Allow.
-// Bodies are text/plain. REQUIRES: IsAdminTarget(request.target).
-void HandleAdminRequest(const Request& request, const AdminContext& context, Response& response,
-                        AdminJob* job = nullptr);
+// Probe bodies are text/plain. REQUIRES: IsAdminTarget(request.target).
+AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Response& response,
+                               AdminJob* job = nullptr);
 
 }  // namespace malachite::server

@@ -191,12 +191,19 @@ asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
 asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   if (IsAdminTarget(exchange.request.target)) {
     AdminJob job;
-    HandleAdminRequest(exchange.request,
-                       AdminContext{!shared.stopping.load(), &shared.service.traffic(),
-                                    shared.jobs != nullptr ? shared.data : nullptr},
-                       exchange.response, &job);
-    if (job) co_await AsyncRunJob(*shared.jobs, std::move(job), exchange.response, asio::use_awaitable);
-    co_return;
+    const AdminContext context{!shared.stopping.load(), &shared.service.traffic(),
+                               shared.jobs != nullptr ? shared.data : nullptr,
+                               &shared.service.insight()};
+    if (HandleAdminRequest(exchange.request, context, exchange.response, &job) ==
+        AdminAnswer::kAnswered) {
+      if (job) {
+        co_await AsyncRunJob(*shared.jobs, std::move(job), exchange.response,
+                             asio::use_awaitable);
+      }
+      co_return;
+    }
+    // The explorer's Table API call, admitted by the admin surface: the pipeline runs it.
+    exchange.explorer = true;
   }
   try {
     shared.service.Handle(exchange);

@@ -1,5 +1,6 @@
 #include "server/ops/batch_ops.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -186,6 +187,17 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
   return outcome;
 }
 
+// The largest entity of the changeset (a body of `body_bytes`), for the design advisor.
+WriteStats StatsOfAll(const std::vector<PlannedOperation>& operations, std::size_t body_bytes) {
+  WriteStats stats;
+  for (const PlannedOperation& planned : operations) {
+    const WriteStats one = StatsOf(planned.write, body_bytes);
+    stats.largest_entity_bytes = std::max(stats.largest_entity_bytes, one.largest_entity_bytes);
+    stats.most_properties = std::max(stats.most_properties, one.most_properties);
+  }
+  return stats;
+}
+
 }  // namespace
 
 Result<Outcome> HandleBatch(const RequestContext& ctx) {
@@ -233,6 +245,7 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   outcome.partition_charge =
       PartitionCharge{state->operations.front().write.entity.partition_key,
                       state->operations.size(), state->operations.front().table};
+  outcome.write_stats = StatsOfAll(state->operations, ctx.request.body.size());
   outcome.write = [state](storage::WriteContext& write) { return ApplyAll(write, *state); };
   outcome.finish = [state](Response& response, Result<void> written) -> Result<void> {
     if (written) {

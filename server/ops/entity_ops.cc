@@ -52,6 +52,7 @@ Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
       std::move(*decoded), ctx.route.account, ctx.route.table, ctx.base_url, ctx.metadata});
   Outcome outcome;
   outcome.partition_charge = PartitionCharge{state->write.entity.partition_key, 1};
+  outcome.write_stats = StatsOf(state->write, ctx.request.body.size());
   outcome.write = [state](storage::WriteContext& write) -> Result<void> {
     auto table = FindTableForWrite(write, state->account, state->table);
     if (!table) return tl::unexpected(table.error());
@@ -108,7 +109,7 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
     return Fail(ErrorCode::kResourceNotFound);
   }
   Outcome outcome;
-  outcome.query_stats = QueryStats{1, 1};
+  outcome.query_stats = QueryStats{1, 1, odata::ServiceClass::kPoint};
   Response& response = outcome.response;
   response.body.reserve(256);
   AppendEntityJson(response.body, **entity, ctx.metadata,

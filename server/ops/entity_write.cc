@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "common/entity_size.h"
 #include "common/validation.h"
 #include "server/ops/entity_apply.h"
 #include "server/ops/entity_ops.h"
@@ -88,6 +89,19 @@ Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::Tab
   }
   if (!applied) return tl::unexpected(applied.error());
   return {};
+}
+
+WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes) {
+  // A billable size is under 5 times the JSON that carries the entity (strings count 2 bytes a
+  // UTF-16 unit plus 4, other values at most 16, and each takes at least `"n":0,` in JSON), so
+  // a body under 64 KiB holds entities under 320 KiB: far from the advisor's 80% of 1 MiB.
+  constexpr std::size_t kSizedBody = 64 * 1024;
+  if (write.op == Operation::kDeleteEntity) return {};
+  WriteStats stats{0, static_cast<std::uint32_t>(write.entity.properties.size())};
+  if (body_bytes >= kSizedBody) {
+    stats.largest_entity_bytes = static_cast<std::uint32_t>(BillableEntitySize(write.entity));
+  }
+  return stats;
 }
 
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,

@@ -47,6 +47,12 @@ Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::
 Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,
                               EntityWrite& write);
 
+// The advisor's facts about `write` (request_charge.h), decoded from a body of `body_bytes`: its
+// property count, and its entity's billable size when the body has at least 64 KiB — a smaller
+// body cannot carry an entity near the 1 MiB limit, so the size is left 0 there (and for a
+// Delete) to keep the common write from walking its strings once more.
+WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes);
+
 // Sets the success answer of an applied write on `response` (spec §4.5–4.10): Insert 201 with
 // the entity at `level` (or 204 + DataServiceId with return-no-content; Preference-Applied when
 // Prefer was given), ETag and Location; Update/Merge/upserts 204 + ETag; Delete 204.

@@ -54,6 +54,8 @@ struct Outcome {
   // Set by the entity write handlers, $batch and Query Entities (see PartitionCharge). The
   // pipeline admits the request (or answers 503 ServerBusy) before `write` is submitted.
   std::optional<PartitionCharge> partition_charge;
+  // Set by the entity write handlers and $batch: what the request writes (design advisor).
+  std::optional<WriteStats> write_stats;
 };
 
 // ---- Small pieces shared by the handler files ----

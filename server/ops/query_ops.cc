@@ -128,7 +128,7 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   if (!page) return tl::unexpected(page.error());
   view->reset();  // end the snapshot before rendering
 
-  const QueryStats stats{page->scanned, page->entities.size()};
+  const QueryStats stats{page->scanned, page->entities.size(), plan.service_class()};
   LogQuery(ctx.route.account, table->name, plan, stats);
   Outcome outcome;
   outcome.query_stats = stats;

@@ -50,6 +50,10 @@ void Exchange::Reset() {
   request_id.clear();
   version.clear();
   query_stats.reset();
+  partition_charge.reset();
+  write_stats.reset();
+  error.reset();
+  explorer = false;
   fault_delay = std::chrono::milliseconds(0);
   drop_connection = false;
   started = {};
@@ -62,6 +66,7 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
       query_budget_(config.query_budget_ms),
       authenticator_(config.accounts),
       traffic_(std::make_unique<TrafficControl>(config, clock)),
+      insight_(std::make_unique<Insight>(config, store, clock, *traffic_)),
       store_(store),
       clock_(clock) {}
 
@@ -100,7 +105,8 @@ Result<void> Service::Run(Exchange& exchange) const {
   // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
   // under --loose (every request gets full access, as with the account key).
   std::shared_ptr<const SasGrant> sas;
-  if (r.op != Operation::kPreflight && !loose_) {
+  // Emulator: the explorer's calls were admitted by the admin surface's access rule.
+  if (r.op != Operation::kPreflight && !loose_ && !exchange.explorer) {
     auto principal =
         authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
     if (!principal) return tl::unexpected(principal.error());
@@ -113,14 +119,14 @@ Result<void> Service::Run(Exchange& exchange) const {
 
   RequestContext ctx{exchange.request,   r, *level, BaseUrl(exchange), clock_, store_,
                      exchange.request_id};
-  ctx.explain = explain_;
+  ctx.explain = explain_ || exchange.explorer;
   ctx.query_budget = query_budget_;
   ctx.sas = sas.get();
   auto outcome = Dispatch(ctx);
   // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
   // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
   // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
-  if (r.op != Operation::kPreflight) {
+  if (r.op != Operation::kPreflight && !exchange.explorer) {
     RequestCharge charge;
     if (outcome) {
       charge.partition = outcome->partition_charge ? &*outcome->partition_charge : nullptr;
@@ -134,7 +140,9 @@ Result<void> Service::Run(Exchange& exchange) const {
   }
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
-  exchange.query_stats = outcome->query_stats;
+  exchange.query_stats = std::move(outcome->query_stats);
+  exchange.partition_charge = std::move(outcome->partition_charge);
+  exchange.write_stats = outcome->write_stats;
   if (outcome->write) {
     exchange.write = std::move(outcome->write);
     exchange.finish = std::move(outcome->finish);
@@ -174,6 +182,7 @@ void Service::Fail(Exchange& exchange, const Error& error) const {
 }
 
 void Service::RenderFailure(Exchange& exchange, const Error& error) const {
+  exchange.error = error.code;
   const Route* route = exchange.routed ? &exchange.route : nullptr;
   RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
               clock_.Now(), exchange.response);
@@ -200,8 +209,39 @@ void Service::Decorate(Exchange& exchange) const {
   if (exchange.routed && exchange.route.op != Operation::kPreflight) {
     AddCorsHeaders(exchange.request, exchange.route.account, store_, response);
   }
+  const auto elapsed = std::chrono::steady_clock::now() - exchange.started;
+  if (exchange.explorer) {
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+    headers.push_back({"x-malachite-elapsed-us", std::to_string(us)});
+    return;
+  }
   traffic_->Record(exchange.routed ? std::optional<Operation>(exchange.route.op) : std::nullopt,
-                   response.status, std::chrono::steady_clock::now() - exchange.started);
+                   response.status, elapsed);
+  RecordInsight(exchange);
+}
+
+void Service::RecordInsight(const Exchange& exchange) const {
+  RequestFacts facts;
+  facts.status = exchange.response.status;
+  facts.error = exchange.error;
+  facts.at = exchange.started;
+  if (exchange.routed) {
+    const Route& r = exchange.route;
+    facts.op = r.op;
+    facts.account = r.account;
+    facts.table = r.table;
+    facts.partition_key = r.partition_key;
+    facts.row_key = r.row_key;
+    if (const std::string* filter = r.query.Find("$filter")) facts.filter = *filter;
+  }
+  if (const auto& charge = exchange.partition_charge) {
+    facts.partition_key = charge->partition_key;
+    facts.entities = charge->entities;
+    if (!charge->table.empty()) facts.table = charge->table;
+  }
+  if (exchange.query_stats) facts.query = &*exchange.query_stats;
+  if (exchange.write_stats) facts.write = &*exchange.write_stats;
+  insight_->Record(facts);
 }
 
 }  // namespace malachite::server

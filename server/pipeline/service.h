@@ -14,6 +14,7 @@
 #include "server/auth/authenticator.h"
 #include "server/http/message.h"
 #include "server/http/route.h"
+#include "server/insight/insight.h"
 #include "server/ops/handler.h"
 #include "server/traffic/traffic_control.h"
 #include "storage/store.h"
@@ -36,8 +37,18 @@ struct Exchange {
   std::function<Result<void>(Response&, Result<void>)> finish;
   std::string request_id;
   std::string version;
-  // What a query read and returned (Outcome::query_stats), for throttling and logs.
+  // What the handler reported (Outcome): what a query read and returned (throttling, logs, the
+  // insight room), its partition and what it wrote (the insight room).
   std::optional<QueryStats> query_stats;
+  std::optional<PartitionCharge> partition_charge;
+  std::optional<WriteStats> write_stats;
+  // The Azure error answered, if any (errors by code in the traffic history).
+  std::optional<ErrorCode> error;
+  // A Table API call the explorer makes for a client the admin surface admitted (session:
+  // HandleAdminRequest said kTableApi): it runs as the account owner, gets the query plan
+  // header and x-malachite-elapsed-us, and is not throttled, faulted, metered or billed — it
+  // is the emulator's own traffic, not the application's.
+  bool explorer = false;
   // Set by a fault rule (traffic_control.h): the session holds the answer back `fault_delay`,
   // or closes the connection without answering when `drop_connection`.
   std::chrono::milliseconds fault_delay{0};
@@ -73,11 +84,14 @@ class Service {
 
   // Throttling, fault rules and metrics (read and changed at runtime by the /-/ endpoints).
   TrafficControl& traffic() const { return *traffic_; }
+  // The bill, the traffic history and the design advisor (the /-/ endpoints, the explorer).
+  Insight& insight() const { return *insight_; }
 
  private:
   Result<void> Run(Exchange& exchange) const;
   void RenderFailure(Exchange& exchange, const Error& error) const;
   void Decorate(Exchange& exchange) const;
+  void RecordInsight(const Exchange& exchange) const;
   std::string BaseUrl(const Exchange& exchange) const;
 
   std::string default_host_;  // "host:port" for requests without a Host header
@@ -86,6 +100,7 @@ class Service {
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
   std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
+  std::unique_ptr<Insight> insight_;         // (after traffic_: it reads it)
   storage::Store& store_;
   const Clock& clock_;
 };

@@ -57,6 +57,14 @@ std::uint64_t Metrics::Sum(Counter counter) const {
   return total;
 }
 
+std::uint64_t Metrics::ThrottledTotal() const {
+  return Sum(kThrottledPartition) + Sum(kThrottledAccount) + Sum(kThrottledOffline);
+}
+
+std::uint64_t Metrics::FaultsTotal() const {
+  return Sum(kFaultServerBusy) + Sum(kFaultTimedOut) + Sum(kFaultDelay) + Sum(kFaultDrop);
+}
+
 void Metrics::RecordRequest(std::optional<Operation> op, int status,
                             std::chrono::nanoseconds latency) {
   const std::size_t op_index = op ? static_cast<std::size_t>(*op) : kOperations - 1;

@@ -33,6 +33,10 @@ class Metrics {
   void AddThrottled(ThrottleVerdict verdict);
   void AddFault(FaultKind fault);
 
+  // Totals since startup (the traffic history's throttled and fault charts).
+  std::uint64_t ThrottledTotal() const;
+  std::uint64_t FaultsTotal() const;
+
   // Appends every series with a non-zero value (counters and histograms), with HELP/TYPE lines.
   void Render(std::string& out) const;
 

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "odata/planner.h"
 
 namespace malachite::server {
 
@@ -13,6 +16,18 @@ namespace malachite::server {
 struct QueryStats {
   std::uint64_t scanned = 0;   // entities (or tables) read from storage, matching or not
   std::uint64_t returned = 0;  // entities (or tables) in the response
+  // Entity reads: the class of query the real service runs (odata/planner.h); a point read
+  // (Get Entity) is kPoint. Unset for Query Tables.
+  std::optional<odata::ServiceClass> service_class = std::nullopt;
+};
+
+// What one entity write request wrote, for the design advisor: the largest entity of its
+// single write or $batch by the service's billable size (common/entity_size.h) — 0 when the body is too
+// small to carry an entity near the 1 MiB limit (ops/entity_write.h StatsOf) — and the most
+// custom properties of one entity. Deletes write no entity (both 0).
+struct WriteStats {
+  std::uint32_t largest_entity_bytes = 0;
+  std::uint32_t most_properties = 0;
 };
 
 // Azure: spec §12.1 — for the throttle, the one partition a request works in when its route does

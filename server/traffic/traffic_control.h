@@ -55,6 +55,7 @@ class TrafficControl {
   std::vector<std::string> Describe() const;
 
   Throttle& throttle() { return throttle_; }
+  const Throttle& throttle() const { return throttle_; }
   FaultInjector& faults() { return faults_; }
   const Metrics& metrics() const { return metrics_; }
 

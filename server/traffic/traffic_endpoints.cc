@@ -1,12 +1,13 @@
-#include "server/http/url_coding.h"
 #include "server/traffic/traffic_endpoints.h"
 
 #include <fmt/format.h>
 
 #include <charconv>
 
-#include "common/encoding.h"
+#include "server/http/url_coding.h"
+#include "server/traffic/endpoint_answer.h"
 #include "server/wire/json_writer.h"
+#include "server/wire/prometheus.h"
 
 namespace malachite::server {
 namespace {
@@ -14,60 +15,6 @@ namespace {
 constexpr std::string_view kFaultsPrefix = "/-/faults/";
 constexpr std::size_t kDefaultTop = 20;
 constexpr std::size_t kMaxTop = 1000;
-
-std::string_view PathOf(std::string_view target) { return target.substr(0, target.find('?')); }
-
-// The value of query parameter `name`, percent-decoded, or nullopt.
-std::optional<std::string> QueryParam(std::string_view target, std::string_view name) {
-  const std::size_t q = target.find('?');
-  if (q == std::string_view::npos) return std::nullopt;
-  std::string_view rest = target.substr(q + 1);
-  while (!rest.empty()) {
-    const std::size_t amp = rest.find('&');
-    const std::string_view item = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-    const std::size_t eq = item.find('=');
-    if (item.substr(0, eq) == name) {
-      return eq == std::string_view::npos ? std::string()
-                                          : PercentDecode(item.substr(eq + 1), true);
-    }
-  }
-  return std::nullopt;
-}
-
-void Answer(Response& response, int status, std::string_view content_type, std::string body) {
-  response.status = status;
-  response.headers.push_back({"Content-Type", std::string(content_type)});
-  response.headers.push_back({"Cache-Control", "no-cache"});
-  response.body = std::move(body);
-}
-
-void AnswerJsonError(Response& response, int status, std::string_view message) {
-  std::string body = "{\"error\":";
-  AppendJsonString(body, message);
-  body += "}\n";
-  Answer(response, status, "application/json", std::move(body));
-}
-
-void MethodNotAllowed(Response& response, std::string_view allow) {
-  Answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n");
-  response.headers.push_back({"Allow", std::string(allow)});
-}
-
-// Prometheus label values escape \, " and newline (exposition format 0.0.4).
-std::string Label(std::string_view value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\' || c == '"') out.push_back('\\');
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out;
-}
 
 // A PartitionKey for a text report: quoted, non-printable bytes as \xNN.
 std::string Printable(std::string_view key) {
@@ -115,8 +62,8 @@ void RenderMetrics(TrafficControl& traffic, Response& response) {
       "# TYPE malachite_hot_partition_throttled_requests gauge\n";
   for (const PartitionReport& p : traffic.throttle().Hottest(10)) {
     const std::string labels =
-        fmt::format("account=\"{}\",table=\"{}\",partition=\"{}\"", Label(p.account),
-                    Label(p.table), Label(p.partition_key));
+        fmt::format("account=\"{}\",table=\"{}\",partition=\"{}\"", PrometheusLabel(p.account),
+                    PrometheusLabel(p.table), PrometheusLabel(p.partition_key));
     out +=
         fmt::format("malachite_hot_partition_entities_per_second{{{}}} {:.1f}\n", labels, p.rate);
     throttled +=
@@ -158,23 +105,8 @@ std::string PartitionsText(const Throttle& throttle, const std::vector<Partition
 std::string PartitionsJson(const std::vector<PartitionReport>& hot, std::uint64_t target) {
   std::string out = "{\"target\":" + std::to_string(target) + ",\"partitions\":[";
   for (std::size_t i = 0; i < hot.size(); ++i) {
-    const PartitionReport& p = hot[i];
     if (i > 0) out += ",";
-    out += "{";
-    JsonMembers members(out);
-    members.String("account", p.account);
-    members.String("table", p.table);
-    members.String("partition", p.partition_key);
-    members.Key("rate");
-    out += fmt::format("{:.1f}", p.rate);
-    for (auto [name, value] :
-         {std::pair{"peak", p.peak}, {"total", p.total}, {"throttled", p.throttled}}) {
-      members.Key(name);
-      AppendJsonInt(out, static_cast<std::int64_t>(value));
-    }
-    members.Key("offline");
-    out += p.offline ? "true" : "false";
-    out += "}";
+    AppendPartitionReportJson(out, hot[i]);
   }
   return out + "]}\n";
 }
@@ -228,6 +160,24 @@ void HandleFaults(TrafficControl& traffic, const Request& request, std::string_v
 }
 
 }  // namespace
+
+void AppendPartitionReportJson(std::string& out, const PartitionReport& p) {
+  out += "{";
+  JsonMembers members(out);
+  members.String("account", p.account);
+  members.String("table", p.table);
+  members.String("partition", p.partition_key);
+  members.Key("rate");
+  out += fmt::format("{:.1f}", p.rate);
+  for (auto [name, value] :
+       {std::pair{"peak", p.peak}, {"total", p.total}, {"throttled", p.throttled}}) {
+    members.Key(name);
+    AppendJsonInt(out, static_cast<std::int64_t>(value));
+  }
+  members.Key("offline");
+  out += p.offline ? "true" : "false";
+  out += "}";
+}
 
 bool IsTrafficPath(std::string_view path) {
   return path == "/-/metrics" || path == "/-/partitions" || path == "/-/faults" ||

@@ -10,12 +10,17 @@
 //   DELETE /-/faults         removes every rule; DELETE /-/faults/<id> removes one (404 if none)
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "server/http/message.h"
 #include "server/traffic/traffic_control.h"
 
 namespace malachite::server {
+
+// One partition of the hot-partition report as JSON: {"account", "table", "partition", "rate"
+// (entities/s over the last second), "peak", "total", "throttled", "offline"}.
+void AppendPartitionReportJson(std::string& out, const PartitionReport& report);
 
 // True when `path` (without the query) is one of the paths above.
 bool IsTrafficPath(std::string_view path);

@@ -1,0 +1,106 @@
+// The insight room's one object (one per Service): records what each answered Table API request
+// tells (Record, on the request path: striped counters and one sharded table lookup), keeps a
+// once-a-second traffic history (the sampler thread), and answers the bill, the capacity and the
+// design advisor on demand. The /-/ endpoints (insight_endpoints.h) read and reset it.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "common/clock.h"
+#include "config/server_config.h"
+#include "server/insight/advisor.h"
+#include "server/insight/bill.h"
+#include "server/insight/capacity.h"
+#include "server/insight/history.h"
+#include "server/insight/request_counters.h"
+#include "server/insight/request_facts.h"
+#include "server/insight/usage_table.h"
+#include "server/traffic/traffic_control.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+class Insight {
+ public:
+  // `store`, `clock` and `traffic` must outlive this.
+  Insight(const ServerConfig& config, storage::Store& store, const Clock& clock,
+          TrafficControl& traffic);
+  ~Insight();  // stops the sampler
+
+  Insight(const Insight&) = delete;
+  Insight& operator=(const Insight&) = delete;
+
+  // One answered request of a client (not the explorer's own). Thread-safe; no allocation once
+  // its table is known (table_usage.h says when an observation allocates).
+  void Record(const RequestFacts& facts);
+
+  // Starts the thread that calls Sample once a second (the server does; tests call Sample).
+  void StartSampler();
+  // Appends one second to the traffic history.
+  void Sample();
+
+  // The configured accounts, in configuration order.
+  const std::vector<std::string>& accounts() const { return accounts_; }
+
+  // The advisor's findings and summary as JSON (advisor.h).
+  std::vector<Finding> Findings() const;
+  std::string AdvisorJson() const;
+  void ResetAdvisor() { usage_.ResetObservations(); }
+
+  // The bill as JSON (bill.h), measuring each account's capacity unless measured less than
+  // `max_age` ago (each measurement bounded by `budget`).
+  std::string BillJson(std::chrono::seconds max_age, std::chrono::milliseconds budget);
+  void AppendBillMetrics(std::string& out, std::chrono::seconds max_age,
+                         std::chrono::milliseconds budget);
+  // Zeroes the billed transactions; the window restarts now.
+  void ResetBill();
+  PriceTable prices() const;
+  void SetPrices(PriceTable prices);
+
+  // Measures `account`'s capacity (only `table` when given; not cached then), or returns the
+  // last measurement of the whole account when younger than `max_age`. Errors: those of
+  // MeasureCapacity.
+  Result<CapacityReport> Capacity(std::string_view account, std::optional<std::string_view> table,
+                                  std::chrono::seconds max_age, std::chrono::milliseconds budget);
+
+  // The traffic history after `since` (history.h).
+  std::string TrafficJson(DateTime since) const;
+
+  const UsageTable& usage() const { return usage_; }
+
+ private:
+  bool HasAccount(std::string_view account) const;
+  BillInput MakeBill(std::chrono::seconds max_age, std::chrono::milliseconds budget);
+  AdvisorInput MakeAdvisorInput() const;
+
+  std::vector<std::string> accounts_;
+  storage::Store& store_;
+  const Clock& clock_;
+  TrafficControl& traffic_;
+  RequestCounters counters_;
+  UsageTable usage_;
+  TrafficHistory history_;
+
+  mutable std::mutex mutex_;  // guards what follows
+  PriceTable prices_;
+  std::chrono::steady_clock::time_point bill_since_;
+  struct CachedCapacity {
+    CapacityReport report;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::map<std::string, CachedCapacity, std::less<>> capacity_;
+
+  std::mutex sampler_mutex_;
+  std::condition_variable_any sampler_wake_;
+  std::jthread sampler_;  // last: stopped and joined first
+};
+
+}  // namespace malachite::server

@@ -1,0 +1,168 @@
+// The explorer's paths and the insight endpoints through the admin dispatcher: embedded files,
+// the server info, the rewrite of Table API calls, and the insight endpoints' errors.
+#include <catch2/catch.hpp>
+
+#include "server/admin/admin_endpoints.h"
+#include "server/insight/history.h"
+#include "server/pipeline/service.h"
+#include "tests/unit/server/service_harness.h"
+
+namespace malachite::server {
+namespace {
+
+class Fixture {
+ public:
+  Fixture() : host_(DateTime{638000000000000000}, Unthrottled()) {}
+
+  // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
+  // <rewritten target>"). With x-ms-version and Host, as the page sends them.
+  std::string Answer(std::string method, std::string target, std::string body = {},
+                     std::vector<Header> headers = {{"x-ms-version", "2019-02-02"},
+                                                    {"Host", "127.0.0.1:10002"}}) {
+    request_ = Request{};
+    request_.method = std::move(method);
+    request_.target = std::move(target);
+    request_.body = std::move(body);
+    request_.headers = std::move(headers);
+    response_ = Response{};
+    const AdminContext context{true, &host_.service().traffic(), nullptr,
+                               &host_.service().insight()};
+    if (HandleAdminRequest(request_, context, response_) == AdminAnswer::kTableApi) {
+      return "table api " + request_.target;
+    }
+    return std::to_string(response_.status) + " " +
+           std::string(response_.Find("Content-Type").value_or(""));
+  }
+
+  const Response& response() const { return response_; }
+
+ private:
+  static ServerConfig Unthrottled() {
+    ServerConfig config;
+    config.throttle.enabled = false;
+    return config;
+  }
+
+  testing::ServiceHost host_;
+  Request request_;
+  Response response_;
+};
+
+}  // namespace
+
+TEST_CASE("explorer: the page and its files are served from the executable", "[explorer]") {
+  Fixture f;
+  CHECK(f.Answer("GET", "/-/explorer") == "302 text/plain; charset=utf-8");
+  CHECK(f.response().Find("Location") == "/-/explorer/");
+  CHECK(f.Answer("GET", "/-/explorer/") == "200 text/html; charset=utf-8");
+  CHECK(f.response().body.find("<script type=\"module\" src=\"app.js\"></script>") !=
+        std::string::npos);
+  CHECK(f.response().Find("Content-Security-Policy")->starts_with("default-src 'self';"));
+  for (const char* file :
+       {"app.js", "api.js", "edm.js", "ui.js", "tables.js", "table.js", "entity_form.js",
+        "charts.js", "traffic.js", "advisor.js", "bill.js", "faults.js"}) {
+    INFO(file);
+    CHECK(f.Answer("GET", std::string("/-/explorer/") + file) ==
+          "200 text/javascript; charset=utf-8");
+  }
+  CHECK(f.Answer("GET", "/-/explorer/style.css?v=1") == "200 text/css; charset=utf-8");
+  CHECK(f.Answer("GET", "/-/explorer/nothing.js") == "404 text/plain; charset=utf-8");
+  CHECK(f.Answer("POST", "/-/explorer/") == "405 text/plain; charset=utf-8");
+}
+
+TEST_CASE("explorer: server info names the accounts and the targets", "[explorer]") {
+  Fixture f;
+  REQUIRE(f.Answer("GET", "/-/explorer/api/server") == "200 application/json");
+  CHECK(f.response().body ==
+        "{\"version\":\"0.1.0\",\"accounts\":[\"devstoreaccount1\"],\"throttling\":false,"
+        "\"partition_target\":2000,\"account_target\":20000}\n");
+}
+
+TEST_CASE("explorer: Table API calls are handed back rewritten, for configured accounts only",
+          "[explorer]") {
+  Fixture f;
+  CHECK(f.Answer("GET", "/-/explorer/table/devstoreaccount1/Tables?$top=5") ==
+        "table api /devstoreaccount1/Tables?$top=5");
+  CHECK(f.Answer("MERGE", "/-/explorer/table/devstoreaccount1/t(PartitionKey='a',RowKey='b')") ==
+        "table api /devstoreaccount1/t(PartitionKey='a',RowKey='b')");
+  CHECK(f.Answer("GET", "/-/explorer/table/devstoreaccount1?x") == "table api /devstoreaccount1?x");
+  CHECK(f.Answer("GET", "/-/explorer/table/someoneelse/Tables") == "404 application/json");
+  CHECK(f.response().body == "{\"error\":\"no account 'someoneelse' on this server\"}\n");
+  CHECK(f.Answer("GET", "/-/explorer/table/devstoreaccount1-secondary/Tables") ==
+        "404 application/json");
+  CHECK(f.Answer("GET", "/-/explorer/table/") == "404 application/json");
+}
+
+TEST_CASE("explorer: Table API calls from another site's page are refused", "[explorer]") {
+  Fixture f;
+  const std::string create = "/-/explorer/table/devstoreaccount1/Tables";
+  const Header host{"Host", "127.0.0.1:10002"};
+  const Header version{"x-ms-version", "2019-02-02"};
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "http://127.0.0.1:10002"}}) ==
+        "table api /devstoreaccount1/Tables");
+  // A simple cross-origin POST (no custom header, no preflight), or one naming another origin.
+  CHECK(f.Answer("POST", create, "{}", {host, {"Origin", "http://evil.example"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "http://evil.example"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "https://127.0.0.1:10002"}}) ==
+        "403 application/json");
+  CHECK(f.Answer("POST", create, "{}", {host}) == "403 application/json");
+}
+
+TEST_CASE("insight endpoints: JSON answers and errors through the admin dispatcher", "[explorer]") {
+  Fixture f;
+  CHECK(f.Answer("GET", "/-/advisor") == "200 application/json");
+  CHECK(f.response().body.starts_with("{\"findings\":[],\"summary\":{\"tables\":0,"));
+  CHECK(f.Answer("GET", "/-/advisor?severity=bad") == "400 application/json");
+  CHECK(f.Answer("POST", "/-/advisor") == "405 text/plain; charset=utf-8");
+  CHECK(f.Answer("PUT", "/-/bill/prices", R"({"currency":"EUR"})") == "200 application/json");
+  CHECK(f.response().body.starts_with("{\"currency\":\"EUR\","));
+  CHECK(f.Answer("PUT", "/-/bill/prices", "nope") == "400 application/json");
+  CHECK(f.Answer("GET", "/-/bill") == "200 application/json");
+  CHECK(f.response().body.find("\"account\":\"devstoreaccount1\",\"tables\":[],\"transactions\":0,"
+                               "\"capacity\":{\"account\":\"devstoreaccount1\",\"entities\":0,") !=
+        std::string::npos);
+  CHECK(f.Answer("GET", "/-/capacity?account=devstoreaccount1") == "200 application/json");
+  CHECK(f.Answer("GET", "/-/capacity?account=nobody") == "404 application/json");
+  CHECK(f.Answer("GET", "/-/capacity?account=devstoreaccount1&table=none") ==
+        "404 application/json");
+  CHECK(f.Answer("GET", "/-/capacity") == "400 application/json");
+  CHECK(f.Answer("GET", "/-/traffic?since=soon") == "400 application/json");
+  CHECK(f.Answer("GET", "/-/traffic") == "200 application/json");
+  CHECK(f.response().body == "{\"target\":2000,\"interval_ms\":1000,\"samples\":[]}\n");
+  CHECK(f.Answer("GET", "/-/metrics") == "200 text/plain; version=0.0.4; charset=utf-8");
+  CHECK(f.response().body.find("# TYPE malachite_billable_transactions_total counter\n") !=
+        std::string::npos);
+  CHECK(f.response().body.find("malachite_estimated_monthly_cost{account=\"devstoreaccount1\","
+                               "currency=\"EUR\"} 0\n") != std::string::npos);
+}
+
+TEST_CASE("traffic history: each sample is the difference of one second's totals", "[explorer]") {
+  TrafficHistory history;
+  TrafficTotals totals;
+  const DateTime t0{638000000000000000};
+  history.Add(t0, totals, {});  // the baseline only
+  totals.counters.requests[static_cast<std::size_t>(Operation::kInsertEntity)] = 5;
+  totals.counters.requests[kOperationCount] = 1;
+  totals.counters.errors[static_cast<std::size_t>(ErrorCode::kServerBusy)] = 2;
+  totals.throttled = 2;
+  totals.faults = 1;
+  history.Add(DateTime{t0.ticks + kTicksPerSecond}, totals,
+              {PartitionReport{"devstoreaccount1", "orders", "p1", 1234.5, 1500, 4000, 3, false}});
+  history.Add(DateTime{t0.ticks + 2 * kTicksPerSecond}, totals, {});
+  CHECK(history.size() == 2);
+  CHECK(history.Json(DateTime{}, 2000) ==
+        "{\"target\":2000,\"interval_ms\":1000,\"samples\":["
+        "{\"t\":1664403201000,\"requests\":{\"InsertEntity\":5,\"Unrouted\":1},"
+        "\"errors\":{\"ServerBusy\":2},\"throttled\":2,\"faults\":1,\"partitions\":["
+        "{\"account\":\"devstoreaccount1\",\"table\":\"orders\",\"partition\":\"p1\","
+        "\"rate\":1234.5,\"peak\":1500,\"total\":4000,\"throttled\":3,\"offline\":false}]},"
+        "{\"t\":1664403202000,\"requests\":{},\"errors\":{},\"throttled\":0,\"faults\":0,"
+        "\"partitions\":[]}]}\n");
+  // Only the samples after `since`.
+  CHECK(history.Json(DateTime{t0.ticks + kTicksPerSecond}, 2000).find("1664403201000") ==
+        std::string::npos);
+}
+
+}  // namespace malachite::server
