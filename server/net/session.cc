@@ -204,7 +204,8 @@ void LogAccess(const Exchange& exchange, const std::string& remote,
 
 // The request loop shared by plain and TLS connections.
 template <typename Stream>
-asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) {
+asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
+                            TrackedConnection& tracked) {
   // Per-connection buffers, reused by every request of the connection.
   beast::flat_buffer buffer;
   Exchange exchange;
@@ -216,7 +217,6 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
     // Never empty: an empty address means an in-process caller to the admin access rule.
     remote = ec ? "unknown" : endpoint.address().to_string();
   }
-  TrackedConnection tracked(shared.connections, Tcp(stream));
   for (;;) {
     exchange.Reset();
     RequestParser parser(exchange.request, shared.body_budget);
@@ -270,12 +270,15 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
 }  // namespace
 
 asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
-  co_await Serve(stream, shared, false);
+  TrackedConnection tracked(shared.connections, stream);
+  co_await Serve(stream, shared, false, tracked);
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
+  // Tracked from the start: a client that idles in the handshake is as closable as any.
+  TrackedConnection tracked(shared.connections, Tcp(stream));
   Tcp(stream).expires_after(shared.timeout);
   // A plain-HTTP client on the HTTPS port (a connection string still saying http) gets an answer
   // that says so, instead of a reset connection.
@@ -293,7 +296,7 @@ asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
     spdlog::debug("TLS handshake failed: {}", ec.message());
     co_return;
   }
-  co_await Serve(stream, shared, true);
+  co_await Serve(stream, shared, true, tracked);
   Tcp(stream).expires_after(kTlsShutdownTime);
   auto [sec] = co_await stream.async_shutdown(kTuple);
   (void)sec;  // the peer may well have closed already

@@ -38,7 +38,8 @@ bool IsQuietClose(const beast::error_code& ec) {
   return ec == http::error::end_of_stream || ec == beast::error::timeout ||
          ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
          ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-         ec == asio::error::broken_pipe || ec == asio::error::not_connected;
+         ec == asio::error::broken_pipe || ec == asio::error::not_connected ||
+         ec == asio::error::bad_descriptor;  // closed by the registry between two reads
 }
 
 // Azure: spec §9.3 — a client that writes its whole oversized body before reading (http.client,
