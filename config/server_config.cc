@@ -212,7 +212,8 @@ const Option kOptions[] = {
      }},
     {"probe", "<url>", "",
      "do not serve: GET <url> (http or https, certificate not checked) and\n"
-     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready",
+     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready. A path\n"
+     "(/-/ready) probes this configuration's own port and scheme",
      [](C& c, V f, V v) { return SetNonEmpty(c.probe_url, f, v); }, true},
     {"version", "", "", "print the version and exit",
      [](C& c, V f, V v) { return SetSwitch(c.version, f, v); }, true},

@@ -96,7 +96,8 @@ struct ServerConfig {
   // --config / MALACHITE_CONFIG: the config file that was read ("" when none).
   std::string config_file;
   // --probe URL: do not serve; GET the URL (http or https, certificate not verified) and exit 0
-  // on 200, 1 otherwise. For container health checks without curl.
+  // on 200, 1 otherwise. For container health checks without curl. A URL that is a path
+  // ("/-/ready") names this configuration's own address (its port, https with --cert).
   std::string probe_url;
   // --help was given: the caller prints HelpText() and exits 0.
   bool help = false;

@@ -191,7 +191,10 @@ int main(int argc, char** argv, char** envp) {
     std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
     return 0;
   }
-  if (!config->probe_url.empty()) return server::Probe(config->probe_url);
+  if (!config->probe_url.empty()) {
+    const std::string& probe = config->probe_url;
+    return server::Probe(probe.front() == '/' ? server::SelfProbeUrl(*config, probe) : probe);
+  }
   // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
   if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
     std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
