@@ -158,8 +158,13 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return ParseAccounts(c.accounts, f, v); }},
     {"loose", "", "off",
      "accept requests without valid authentication and with any or no\n"
-     "x-ms-version (like Azurite's --loose --skipApiVersionCheck)",
+     "x-ms-version (like Azurite's --loose --skipApiVersionCheck); opens\n"
+     "the admin endpoints too (--admin-open)",
      [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"admin-open", "", "off",
+     "let every client use the admin endpoints (/-/metrics, /-/faults, ...);\n"
+     "else only loopback clients and requests with an account's credentials",
+     [](C& c, V f, V v) { return SetSwitch(c.admin_open, f, v); }},
     {"log-level", "<level>", "info", "trace|debug|info|warn|error|critical|off",
      [](C& c, V f, V v) { return SetLevel(c.log_level, f, v); }},
     {"log-format", "text|json", "text", "json: one JSON object per line (for log collectors)",
@@ -182,6 +187,10 @@ const Option kOptions[] = {
      [](C& c, V f, V v) {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},
+    {"body-memory-mb", "<n>", "256",
+     "MiB all request bodies in flight may hold together; past it a request\n"
+     "waits up to 1 s, then gets 503 ServerBusy; 0: no limit",
+     [](C& c, V f, V v) { return SetNumber<std::uint64_t>(c.body_memory_mb, f, v, 0, 1u << 20); }},
     {"query-budget-ms", "<n>", "5000",
      "wall time a query page may scan before it returns a partial page\n"
      "with a continuation",
@@ -203,7 +212,8 @@ const Option kOptions[] = {
      }},
     {"probe", "<url>", "",
      "do not serve: GET <url> (http or https, certificate not checked) and\n"
-     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready",
+     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready. A path\n"
+     "(/-/ready) probes this configuration's own port and scheme",
      [](C& c, V f, V v) { return SetNonEmpty(c.probe_url, f, v); }, true},
     {"version", "", "", "print the version and exit",
      [](C& c, V f, V v) { return SetSwitch(c.version, f, v); }, true},

@@ -57,7 +57,8 @@ struct ServerConfig {
   // --query-budget-ms: wall time one query page may scan before it returns what it has plus a
   // continuation (spec §6.5). Default 5000.
   unsigned query_budget_ms = 5000;
-  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling, --partition-rate,
+  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling,
+  // --partition-rate,
   // --account-rate, --fault, ... and their MALACHITE_* variables. Default: throttling on at the
   // service's targets (2,000 entities/s per partition, 20,000 per account), no faults.
   ThrottleConfig throttle;
@@ -66,8 +67,19 @@ struct ServerConfig {
   // kill -9); data_dir is then ignored. Implies no fsync. Default off.
   bool in_memory = false;
   // --loose: accept requests without (valid) authentication and with any or no x-ms-version
-  // (like Azurite's --loose/--skipApiVersionCheck). Default off.
+  // (like Azurite's --loose/--skipApiVersionCheck), and opens the admin endpoints to every
+  // client (as --admin-open). Default off.
   bool loose = false;
+  // --admin-open: every client may use the admin endpoints (/-/metrics, /-/partitions,
+  // /-/faults, ...); by default only loopback clients and requests with an account's
+  // credentials may (the health probes /-/healthy and /-/ready are always open). --loose implies
+  // it. Default off.
+  bool admin_open = false;
+  // --body-memory-mb: MiB that request bodies being received and processed may hold at once,
+  // all connections together; a request whose body does not fit waits up to a second for room,
+  // then gets 503 ServerBusy (a chunked body: at the chunk that does not fit). 0: no limit.
+  // Default 256 (64 bodies of the 4 MiB maximum).
+  std::uint64_t body_memory_mb = 256;
   // --log-format: "text" (human) or "json" (one JSON object per line, for log collectors).
   std::string log_format = "text";
   // --access-log-level: the level of the one-line-per-request access log (trace..critical, off).
@@ -84,7 +96,8 @@ struct ServerConfig {
   // --config / MALACHITE_CONFIG: the config file that was read ("" when none).
   std::string config_file;
   // --probe URL: do not serve; GET the URL (http or https, certificate not verified) and exit 0
-  // on 200, 1 otherwise. For container health checks without curl.
+  // on 200, 1 otherwise. For container health checks without curl. A URL that is a path
+  // ("/-/ready") names this configuration's own address (its port, https with --cert).
   std::string probe_url;
   // --help was given: the caller prints HelpText() and exits 0.
   bool help = false;

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "common/clock.h"
-#include "config/server_config.h"
 #include "config/man_page.h"
+#include "config/server_config.h"
 #include "server/admin/data_endpoints.h"
 #include "server/cli/cli_main.h"
 #include "server/cli/seed_dir.h"
@@ -79,7 +79,8 @@ Result<std::vector<TableContent>> LoadSeed(const ServerConfig& config) {
   for (const TableContent& table : *seed) {
     const bool known = std::any_of(config.accounts.begin(), config.accounts.end(),
                                    [&](const AccountConfig& a) { return a.name == table.account; });
-    if (!known) spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
+    if (!known)
+      spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
   }
   return seed;
 }
@@ -151,6 +152,9 @@ int Serve(ServerConfig& config) {
   spdlog::info("explorer: {}://{}:{}/-/explorer (advisor: /-/advisor, bill: /-/bill)",
                (*listener)->secure() ? "https" : "http",
                config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host, port);
+  // The open-file limit, idle-connection closing and the body memory budget.
+  for (const std::string& line : (*listener)->Describe()) spdlog::info("{}", line);
+  if (config.admin_open && !config.loose) spdlog::warn("--admin-open: every client may use /-/");
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);
@@ -187,7 +191,10 @@ int main(int argc, char** argv, char** envp) {
     std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
     return 0;
   }
-  if (!config->probe_url.empty()) return server::Probe(config->probe_url);
+  if (!config->probe_url.empty()) {
+    const std::string& probe = config->probe_url;
+    return server::Probe(probe.front() == '/' ? server::SelfProbeUrl(*config, probe) : probe);
+  }
   // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
   if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
     std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());

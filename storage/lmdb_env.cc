@@ -1,5 +1,7 @@
 #include "storage/lmdb_env.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,6 +36,20 @@ Result<void> PrepareDir(const std::string& dir) {
     return DirError(dir, std::string("not accessible: ") + std::strerror(errno));
   }
   return {};
+}
+
+// LMDB: the reader table (lock.mdb) is a shared mapping that LMDB only sizes with ftruncate, so
+// its pages get disk blocks when a reader slot is first used. On a full file system (a small
+// tmpfs, a container's /dev/shm) that first touch is a SIGBUS that kills the process; allocating
+// the file's blocks now turns a full disk into error answers instead. Best effort: a disk that is
+// already full at start still serves reads with the slots that exist.
+void ReserveReaderTable(const std::string& dir) {
+  const std::string path = dir + "/lock.mdb";
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) (void)::posix_fallocate(fd, 0, st.st_size);
+  ::close(fd);
 }
 
 Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
@@ -93,6 +109,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
     }
     return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
   }
+  ReserveReaderTable(dir);
   if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);
   }

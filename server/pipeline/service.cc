@@ -10,6 +10,7 @@
 #include "server/ops/cors.h"
 #include "server/ops/table_settings.h"
 #include "server/pipeline/dispatch.h"
+#include "server/pipeline/failure_log.h"
 #include "server/wire/error_render.h"
 
 namespace malachite::server {
@@ -56,6 +57,7 @@ void Exchange::Reset() {
   explorer = false;
   fault_delay = std::chrono::milliseconds(0);
   drop_connection = false;
+  emulated_failure = false;
   started = {};
 }
 
@@ -136,7 +138,10 @@ Result<void> Service::Run(Exchange& exchange) const {
     GateResult gate = traffic_->Gate(r, outcome ? &charge : nullptr);
     exchange.fault_delay = gate.delay;
     exchange.drop_connection = gate.drop;
-    if (gate.refusal) return tl::unexpected(std::move(*gate.refusal));
+    if (gate.refusal) {
+      exchange.emulated_failure = true;
+      return tl::unexpected(std::move(*gate.refusal));
+    }
   }
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
@@ -183,6 +188,7 @@ void Service::Fail(Exchange& exchange, const Error& error) const {
 
 void Service::RenderFailure(Exchange& exchange, const Error& error) const {
   exchange.error = error.code;
+  if (!exchange.emulated_failure) LogServerFailure(exchange, error);
   const Route* route = exchange.routed ? &exchange.route : nullptr;
   RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
               clock_.Now(), exchange.response);

@@ -53,6 +53,9 @@ struct Exchange {
   // or closes the connection without answering when `drop_connection`.
   std::chrono::milliseconds fault_delay{0};
   bool drop_connection = false;
+  // Set when throttling or a fault rule refused the request: an answer chosen on purpose, not a
+  // failure of the server (failure_log.h leaves it out).
+  bool emulated_failure = false;
   // When Handle began (request latency metrics).
   std::chrono::steady_clock::time_point started{};
 

@@ -313,3 +313,30 @@ TEST_CASE("config: throttling options take the same three sources as the others"
 }
 
 }  // namespace malachite
+
+namespace malachite {
+
+TEST_CASE("config: --admin-open and --body-memory-mb, from flags and MALACHITE_ variables",
+          "[config]") {
+  auto defaults = Parse({});
+  REQUIRE(defaults);
+  CHECK_FALSE(defaults->admin_open);
+  CHECK(defaults->body_memory_mb == 256);
+  auto flags = Parse({"--admin-open", "--body-memory-mb", "64"});
+  REQUIRE(flags);
+  CHECK(flags->admin_open);
+  CHECK(flags->body_memory_mb == 64);
+  auto env = Parse({}, {"MALACHITE_ADMIN_OPEN=1", "MALACHITE_BODY_MEMORY_MB=0"});
+  REQUIRE(env);
+  CHECK(env->admin_open);
+  CHECK(env->body_memory_mb == 0);
+  auto bad = Parse({"--body-memory-mb", "lots"});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message ==
+        "invalid value 'lots' for --body-memory-mb (expected an integer in 0..1048576)");
+  const std::string help = HelpText();
+  CHECK(help.find("--admin-open") != std::string::npos);
+  CHECK(help.find("MALACHITE_BODY_MEMORY_MB") != std::string::npos);
+}
+
+}  // namespace malachite
