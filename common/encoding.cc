@@ -110,6 +110,26 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+std::string Base64UrlEncode(std::string_view raw) {
+  std::string out = Base64Encode(raw);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '+' || c == '/') return std::nullopt;
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  return Base64Decode(standard);
+}
+
 void AppendHex(std::string& out, std::string_view raw, HexCase letters) {
   const char* digits = letters == HexCase::kUpper ? kHexUpper : kHexLower;
   for (char ch : raw) {
