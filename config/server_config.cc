@@ -160,6 +160,33 @@ const Option kOptions[] = {
      "accept requests without valid authentication and with any or no\n"
      "x-ms-version (like Azurite's --loose --skipApiVersionCheck)",
      [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"host-style", "on|off", "on",
+     "<account>.localhost:<port> (any Host whose first label is an\n"
+     "account, not an IP address) addresses that account; off: path style only",
+     [](C& c, V f, V v) { return SetSwitch(c.host_style, f, v); }},
+    {"oauth", "", "off", "accept Microsoft Entra ID bearer tokens (needs --cert: HTTPS only)",
+     [](C& c, V f, V v) { return SetSwitch(c.oauth.enabled, f, v); }},
+    {"oauth-issuer-keys", "<file>", "",
+     "JWKS file: verify token signatures (RS256, ES256) with its keys;\n"
+     "without it tokens are decoded and checked but not verified",
+     [](C& c, V f, V v) { return SetNonEmpty(c.oauth.issuer_keys_file, f, v); }},
+    {"oauth-tenant", "<guid>", "any",
+     "the accounts' Entra ID tenant: tokens of other tenants fail issuer\n"
+     "validation; the bearer challenge names it",
+     [](C& c, V f, V v) -> Result<void> {
+       if (!ParseGuid(v)) return tl::unexpected(BadValue(f, v, "a tenant GUID"));
+       c.oauth.tenant = AsciiLower(v);
+       return {};
+     }},
+    {"oauth-roles", "<list>", "*=contributor",
+     "roles by token oid: 'oid=reader;oid2=contributor+account-contributor;\n"
+     "*=reader' (reader, contributor, account-contributor or Azure role names)",
+     [](C& c, V f, V v) -> Result<void> {
+       auto roles = ParseRoleAssignments(f, v);
+       if (!roles) return tl::unexpected(roles.error());
+       c.oauth.roles = std::move(*roles);
+       return {};
+     }},
     {"log-level", "<level>", "info", "trace|debug|info|warn|error|critical|off",
      [](C& c, V f, V v) { return SetLevel(c.log_level, f, v); }},
     {"log-format", "text|json", "text", "json: one JSON object per line (for log collectors)",
@@ -365,6 +392,11 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   if (file) config.config_file = std::string(*file);
   if (config.cert_file.empty() != config.key_file.empty()) {
     return Fail(ErrorCode::kInvalidInput, "--cert and --key go together");
+  }
+  // Azure: spec §10.9 — bearer tokens travel over HTTPS only (the SDKs refuse plain HTTP too).
+  if (config.oauth.enabled && config.cert_file.empty()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "--oauth needs --cert and --key (bearer tokens over HTTPS only)");
   }
   // Emulator: tmpfs has nothing to sync, and in-memory data does not outlive the process anyway.
   if (config.in_memory) config.sync = false;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "config/oauth_config.h"
 #include "config/throttle_config.h"
 
 namespace malachite {
@@ -57,7 +58,8 @@ struct ServerConfig {
   // --query-budget-ms: wall time one query page may scan before it returns what it has plus a
   // continuation (spec §6.5). Default 5000.
   unsigned query_budget_ms = 5000;
-  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling, --partition-rate,
+  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling,
+  // --partition-rate,
   // --account-rate, --fault, ... and their MALACHITE_* variables. Default: throttling on at the
   // service's targets (2,000 entities/s per partition, 20,000 per account), no faults.
   ThrottleConfig throttle;
@@ -68,6 +70,12 @@ struct ServerConfig {
   // --loose: accept requests without (valid) authentication and with any or no x-ms-version
   // (like Azurite's --loose/--skipApiVersionCheck). Default off.
   bool loose = false;
+  // --host-style on|off: a Host whose first label is a known account (<account>.localhost,
+  // <account>.table.<anything>; "-secondary" for the secondary) addresses that account, and the
+  // path is the resource (spec §1.1). IP addresses and other names stay path-style. Default on.
+  bool host_style = true;
+  // Microsoft Entra ID bearer tokens (oauth_config.h): --oauth and its options. Default off.
+  OAuthConfig oauth;
   // --log-format: "text" (human) or "json" (one JSON object per line, for log collectors).
   std::string log_format = "text";
   // --access-log-level: the level of the one-line-per-request access log (trace..critical, off).
