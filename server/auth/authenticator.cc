@@ -202,7 +202,7 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   auto matches = SignatureMatches(account->keys, to_sign, parsed->signature);
   if (!matches) return tl::unexpected(matches.error());
   if (*matches) return Principal{parsed->scheme, account->name, nullptr};
-  if (route.secondary) {
+  if (route.secondary && !route.host_style) {
     // Emulator: the service strips "-secondary" from the path it signs (spec §10.4), but on a
     // path-style endpoint the SDKs sign other paths, so two more forms are accepted there only:
     // - the path as sent, suffix kept ("/<account>/<account>-secondary/..."): the .NET SDK inserts

@@ -135,6 +135,14 @@ TEST_CASE("host style: requests signed over the host-style path authenticate", "
                   {"Authorization",
                    "SharedKey devstoreaccount1:I2+1tcKfizmVy+VN7J/8xyfPwbW2E0VROJ4BPTcyw6E="}})) ==
       "ok");
+  // The path-style secondary's alternative strings to sign do not apply to a host-style one.
+  CHECK(
+      check(Make("GET", "/?restype=service&comp=stats",
+                 {{"Host", "devstoreaccount1-secondary.localhost:10002"},
+                  {"x-ms-date", kDate},
+                  {"Authorization",
+                   "SharedKey devstoreaccount1:6WPnpMGuHt8/6GB95a75SZlBZ+IKM+/kO5/xw+xodm0="}})) ==
+      "AuthenticationFailed");
 }
 
 TEST_CASE("host style: the base URL of odata links holds no account segment", "[host-style]") {
