@@ -42,6 +42,10 @@ std::string ToValidUtf8(std::string_view text);
 // Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
 std::size_t Utf16Length(std::string_view text);
 
+// `text` without leading and trailing ASCII whitespace (space, \t, \n, \v, \f, \r). The view
+// points into `text`.
+std::string_view TrimAsciiSpace(std::string_view text);
+
 // ASCII lower-casing (table names are ASCII).
 std::string AsciiLower(std::string_view text);
 bool AsciiIEquals(std::string_view a, std::string_view b);

@@ -1,19 +1,9 @@
 #include "config/oauth_config.h"
 
-#include <cctype>
+#include "common/encoding.h"
 
 namespace malachite {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 tl::unexpected<Error> Bad(std::string_view flag, std::string message) {
   return Fail(ErrorCode::kInvalidInput, std::string(flag) + ": " + message);
@@ -24,7 +14,7 @@ Result<RbacActions> ParseRoles(std::string_view flag, std::string_view text) {
   RbacActions actions = 0;
   while (true) {
     const std::size_t plus = text.find('+');
-    const std::string_view name = Trim(text.substr(0, plus));
+    const std::string_view name = TrimAsciiSpace(text.substr(0, plus));
     const BuiltInRole* role = FindBuiltInRole(name);
     if (role == nullptr) {
       return Bad(flag, "unknown role '" + std::string(name) +
@@ -58,11 +48,11 @@ Result<std::vector<RoleAssignment>> ParseRoleAssignments(std::string_view flag,
   std::vector<RoleAssignment> out;
   while (!text.empty()) {
     const std::size_t semi = text.find(';');
-    const std::string_view entry = Trim(text.substr(0, semi));
+    const std::string_view entry = TrimAsciiSpace(text.substr(0, semi));
     text = semi == std::string_view::npos ? std::string_view{} : text.substr(semi + 1);
     if (entry.empty()) continue;
     const std::size_t eq = entry.find('=');
-    const std::string_view principal = Trim(entry.substr(0, eq));
+    const std::string_view principal = TrimAsciiSpace(entry.substr(0, eq));
     if (eq == std::string_view::npos || principal.empty()) {
       return Bad(flag, "entry '" + std::string(entry) + "' is not principal=role");
     }
@@ -71,7 +61,7 @@ Result<std::vector<RoleAssignment>> ParseRoleAssignments(std::string_view flag,
         return Bad(flag, "principal '" + std::string(principal) + "' is listed twice");
       }
     }
-    const std::string_view roles = Trim(entry.substr(eq + 1));
+    const std::string_view roles = TrimAsciiSpace(entry.substr(eq + 1));
     auto actions = ParseRoles(flag, roles);
     if (!actions) return tl::unexpected(actions.error());
     out.push_back(RoleAssignment{std::string(principal), *actions, std::string(roles)});

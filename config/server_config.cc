@@ -275,31 +275,21 @@ Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::strin
   return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) + "' (try --help)");
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 // Applies the 'name = value' lines of the config file text. Errors are prefixed "<path>:<line>: ".
 Result<void> ApplyFileText(ServerConfig& config, std::string_view path, std::string_view text) {
   std::istringstream lines{std::string(text)};
   std::string raw;
   for (int number = 1; std::getline(lines, raw); ++number) {
     const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
-    std::string_view line = Trim(raw);
+    std::string_view line = TrimAsciiSpace(raw);
     if (line.empty() || line.front() == '#') continue;
     const std::size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
       return Fail(ErrorCode::kInvalidInput, where + "expected 'name = value'");
     }
-    std::string name(Trim(line.substr(0, eq)));
+    std::string name(TrimAsciiSpace(line.substr(0, eq)));
     std::replace(name.begin(), name.end(), '_', '-');
-    std::string_view value = Trim(line.substr(eq + 1));
+    std::string_view value = TrimAsciiSpace(line.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
     }

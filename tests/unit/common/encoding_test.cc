@@ -48,6 +48,13 @@ TEST_CASE("encoding: base64url (JWT segments) uses - and _ and drops the padding
   }
 }
 
+TEST_CASE("encoding: TrimAsciiSpace drops ASCII whitespace at both ends only", "[common]") {
+  CHECK(TrimAsciiSpace(" \t a b \r\n") == "a b");
+  CHECK(TrimAsciiSpace("ab") == "ab");
+  CHECK(TrimAsciiSpace(" \f\v ").empty());
+  CHECK(TrimAsciiSpace("").empty());
+}
+
 TEST_CASE("encoding: hex is written in the asked case and read in either", "[common]") {
   const std::string raw("\x00\x1f\xa0\xff", 4);
   std::string out = "x=";
