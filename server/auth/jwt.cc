@@ -78,9 +78,10 @@ std::optional<Jwt> DecodeJwt(std::string_view token) {
   if (!signature) return std::nullopt;
   jwt.signature = std::move(*signature);
 
-  // One parser per segment: a dom::object points into its parser's document.
-  simdjson::dom::parser header_parser;
-  simdjson::dom::parser payload_parser;
+  // One parser per segment (a dom::object points into its parser's document), kept per thread:
+  // a parser allocates its buffers on first use, which would otherwise be every token.
+  thread_local simdjson::dom::parser header_parser;
+  thread_local simdjson::dom::parser payload_parser;
   simdjson::dom::object header;
   simdjson::dom::object payload;
   if (!ParseSegment(header_parser, token.substr(0, first), header) ||
