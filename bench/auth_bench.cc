@@ -1,7 +1,9 @@
 // auth_bench: what authentication costs per request, in process and single-threaded: the
 // Authenticator on one GET, signed with SharedKeyLite (path style and host style), and carrying an
 // Entra ID bearer token decoded and checked without signature verification, then verified with an
-// RS256 (RSA 2048) or ES256 (P-256) issuer key. Tokens are minted once with OpenSSL.
+// RS256 (RSA 2048) or ES256 (P-256) issuer key (its signature cached after the first request), and
+// the signature check alone (what a token's first request pays). Tokens are minted once with
+// OpenSSL. Each line is the fastest of five rounds.
 //
 //   auth_bench [--iterations 200000]
 #include <chrono>
@@ -15,6 +17,8 @@
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "server/auth/authenticator.h"
+#include "server/auth/issuer_keys.h"
+#include "server/auth/jwt.h"
 #include "server/auth/shared_key.h"
 #include "server/http/router.h"
 #include "tests/unit/server/test_tokens.h"
@@ -66,11 +70,16 @@ void Run(std::string_view what, const Authenticator& auth, const Case& c, std::s
                  ok.error().detail.c_str());
     std::exit(1);
   }
-  const double ns = NanosPerOp(iterations, [&] {
-    auto principal = auth.Authenticate(c.request, c.route, now);
-    if (!principal) std::abort();
-  });
-  std::printf("%-52s %9.0f ns/request\n", what.data(), ns);
+  // The fastest of five rounds: the machine is shared, and other load only ever adds time.
+  double best = 0;
+  for (int round = 0; round < 5; ++round) {
+    const double ns = NanosPerOp(iterations / 5, [&] {
+      auto principal = auth.Authenticate(c.request, c.route, now);
+      if (!principal) std::abort();
+    });
+    if (round == 0 || ns < best) best = ns;
+  }
+  std::printf("%-52s %9.0f ns/request\n", what.data(), best);
 }
 
 std::shared_ptr<const BearerVerifier> Verifier(const std::string& jwks_file) {
@@ -114,9 +123,27 @@ int main(int argc, char** argv) {
   Run("Bearer, decoded and checked (no issuer keys)", decoding,
       Make(path, "127.0.0.1:10002", "Bearer " + testing::UnsignedToken(claims), routing),
       iterations);
-  Run("Bearer, RS256 verified (RSA 2048)", verifying,
-      Make(path, "127.0.0.1:10002", "Bearer " + rsa.Sign("r1", claims), routing), iterations / 4);
-  Run("Bearer, ES256 verified (P-256)", verifying,
-      Make(path, "127.0.0.1:10002", "Bearer " + ec.Sign("e1", claims), routing), iterations / 4);
+  Run("Bearer, RS256 verified (RSA 2048; signature cached)", verifying,
+      Make(path, "127.0.0.1:10002", "Bearer " + rsa.Sign("r1", claims), routing), iterations);
+  Run("Bearer, ES256 verified (P-256; signature cached)", verifying,
+      Make(path, "127.0.0.1:10002", "Bearer " + ec.Sign("e1", claims), routing), iterations);
+  // What a token's first request adds: the signature check itself.
+  auto keys = *IssuerKeys::Parse(R"({"keys":[)" + rsa.Jwk("r1") + "," + ec.Jwk("e1") + "]}");
+  for (const auto& [what, token] :
+       {std::pair{"IssuerKeys::Verify RS256 (a token's first request)", rsa.Sign("r1", claims)},
+        std::pair{"IssuerKeys::Verify ES256 (a token's first request)", ec.Sign("e1", claims)}}) {
+    const Jwt jwt = *DecodeJwt(token);
+    double best = 0;
+    for (int round = 0; round < 5; ++round) {
+      const double ns = NanosPerOp(iterations / 200, [&] {
+        if (keys.Verify(jwt.alg, jwt.kid, jwt.signing_input, jwt.signature) !=
+            SignatureCheck::kVerified) {
+          std::abort();
+        }
+      });
+      if (round == 0 || ns < best) best = ns;
+    }
+    std::printf("%-52s %9.0f ns/request\n", what, best);
+  }
   return 0;
 }

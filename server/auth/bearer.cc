@@ -86,10 +86,21 @@ Result<void> BearerVerifier::CheckSignature(std::string_view alg, std::string_vi
                                             std::string_view signing_input,
                                             std::string_view signature) const {
   if (!keys_) return {};
+  std::string cache_key;
+  cache_key.reserve(signing_input.size() + 1 + signature.size());
+  cache_key.append(signing_input).append(1, '\n').append(signature);
+  {
+    std::lock_guard lock(verified_mutex_);
+    if (verified_.contains(cache_key)) return {};
+  }
   // Emulator: the service's exact wording for these is not known; the prefix is IdentityModel's.
   switch (keys_->Verify(alg, kid, signing_input, signature)) {
-    case SignatureCheck::kVerified:
+    case SignatureCheck::kVerified: {
+      std::lock_guard lock(verified_mutex_);
+      if (verified_.size() >= kVerifiedCacheSize) verified_.clear();
+      verified_.insert(std::move(cache_key));
       return {};
+    }
     case SignatureCheck::kInvalid:
       return Rejected(
           "Signature validation failed. The signature does not verify with the "

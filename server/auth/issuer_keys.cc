@@ -141,9 +141,16 @@ std::optional<std::string> EcdsaDer(std::string_view raw) {
   return out;
 }
 
+// SHA-256 of the default provider, fetched once (EVP_sha256() fetches on every init).
+const EVP_MD* Sha256() {
+  static EVP_MD* const digest = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return digest;
+}
+
 bool VerifyWith(EVP_PKEY* pkey, std::string_view data, std::string_view signature) {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!md || EVP_DigestVerifyInit(md.get(), nullptr, EVP_sha256(), nullptr, pkey) != 1) {
+  if (!md || Sha256() == nullptr ||
+      EVP_DigestVerifyInit(md.get(), nullptr, Sha256(), nullptr, pkey) != 1) {
     return false;
   }
   return EVP_DigestVerify(md.get(), reinterpret_cast<const unsigned char*>(signature.data()),

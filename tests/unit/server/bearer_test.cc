@@ -262,7 +262,12 @@ TEST_CASE("bearer: with issuer keys the signature is checked first; without, it 
   std::remove(path.c_str());
   CHECK(verifying->verifies_signatures());
   CHECK_FALSE((*BearerVerifier::Create(Config()))->verifies_signatures());
-  CHECK(Verify(*verifying, TestSigner::Rsa().Sign("r1", Claims())).starts_with("ok"));
+  const std::string good = TestSigner::Rsa().Sign("r1", Claims());
+  CHECK(Verify(*verifying, good).starts_with("ok"));
+  // A verified signature is remembered; the token's lifetime is still checked every time.
+  CHECK(Verify(*verifying, good).starts_with("ok"));
+  CHECK(Verify(*verifying, good, kNow + 7200) ==
+        "Lifetime validation failed. The token is expired.");
   // A bad signature wins over an expired token: it is checked first.
   CHECK(Verify(*verifying, UnsignedToken(Claims({{"exp", "1"}}))) ==
         "Signature validation failed. No issuer key matches kid 'unverified'.");
