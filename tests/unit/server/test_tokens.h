@@ -5,8 +5,8 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
-#include <openssl/ecdsa.h>
 #include <openssl/ec.h>
+#include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 
