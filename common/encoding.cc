@@ -110,6 +110,33 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+std::string_view TrimAsciiSpace(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const std::size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
+std::string Base64UrlEncode(std::string_view raw) {
+  std::string out = Base64Encode(raw);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '+' || c == '/') return std::nullopt;
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  return Base64Decode(standard);
+}
+
 void AppendHex(std::string& out, std::string_view raw, HexCase letters) {
   const char* digits = letters == HexCase::kUpper ? kHexUpper : kHexLower;
   for (char ch : raw) {

@@ -63,6 +63,9 @@ constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount_)> kT
     {"InvalidAuthenticationInfo", 400,
      "Authentication information is not given in the correct format. Check the value of "
      "Authorization header."},
+    {"InvalidAuthenticationInfo", 401,
+     "Server failed to authenticate the request. Please refer to the information in the "
+     "www-authenticate header."},
     {"NoAuthenticationInformation", 401,
      "Server failed to authenticate the request. Please refer to the information in the "
      "www-authenticate header."},

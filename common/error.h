@@ -50,6 +50,8 @@ enum class ErrorCode : std::uint8_t {
   kHostInformationNotPresent,
   kAuthenticationFailed,
   kInvalidAuthenticationInfo,
+  // The same Azure code as 401 with a bearer challenge: a rejected Entra ID token (spec §10.9).
+  kInvalidAuthenticationInfoBearer,
   kNoAuthenticationInformation,
   kAuthorizationFailure,
   kAuthorizationPermissionMismatch,

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "common/rbac.h"
+
 namespace malachite {
 
 // Azure: spec §1.4 routing table. The order is the order of the traits table (operation.cc).
@@ -64,6 +66,9 @@ struct OperationTraits {
   // `table_sas_needs` in sp. False: not delegable by a table SAS.
   bool table_sas_allowed = false;
   std::string_view table_sas_needs;
+  // Azure: spec §10.9 — the RBAC actions a bearer-token (Entra ID) request needs. Empty for
+  // $batch (each operation inside needs its own) and preflight (anonymous).
+  RbacActions rbac_needs = 0;
 };
 
 // The traits of `op`. The reference lives for the program.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "config/oauth_config.h"
 #include "config/throttle_config.h"
 
 namespace malachite {
@@ -80,6 +81,12 @@ struct ServerConfig {
   // then gets 503 ServerBusy (a chunked body: at the chunk that does not fit). 0: no limit.
   // Default 256 (64 bodies of the 4 MiB maximum).
   std::uint64_t body_memory_mb = 256;
+  // --host-style on|off: a Host whose first label is a known account (<account>.localhost,
+  // <account>.table.<anything>; "-secondary" for the secondary) addresses that account, and the
+  // path is the resource (spec §1.1). IP addresses and other names stay path-style. Default on.
+  bool host_style = true;
+  // Microsoft Entra ID bearer tokens (oauth_config.h): --oauth and its options. Default off.
+  OAuthConfig oauth;
   // --log-format: "text" (human) or "json" (one JSON object per line, for log collectors).
   std::string log_format = "text";
   // --access-log-level: the level of the one-line-per-request access log (trace..critical, off).

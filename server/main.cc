@@ -13,6 +13,7 @@
 #include "config/man_page.h"
 #include "config/server_config.h"
 #include "server/admin/data_endpoints.h"
+#include "server/auth/bearer.h"
 #include "server/cli/cli_main.h"
 #include "server/cli/seed_dir.h"
 #include "server/net/listener.h"
@@ -49,6 +50,23 @@ struct DirRemover {
   ~DirRemover() { RemoveNow(); }
 };
 
+// What --oauth accepts and who holds which role.
+void LogOAuth(const OAuthConfig& oauth) {
+  if (!oauth.enabled) return;
+  spdlog::info("Entra ID bearer tokens accepted (tenant {})",
+               oauth.tenant.empty() ? "any" : oauth.tenant);
+  if (oauth.issuer_keys_file.empty()) {
+    spdlog::warn(
+        "bearer token signatures are NOT verified (no --oauth-issuer-keys): any well-formed "
+        "token with a valid audience, issuer and lifetime is accepted");
+  } else {
+    spdlog::info("bearer token signatures verified with the keys of {}", oauth.issuer_keys_file);
+  }
+  for (const RoleAssignment& entry : oauth.roles) {
+    spdlog::info("role: {} -> {}", entry.principal, entry.roles);
+  }
+}
+
 void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
   const AccountConfig& account = config.accounts.front();
   const char* scheme = secure ? "https" : "http";
@@ -63,6 +81,11 @@ void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
       "connection string: DefaultEndpointsProtocol={};AccountName={};AccountKey={};"
       "TableEndpoint={}://{}:{}/{};",
       scheme, account.name, account.key1, scheme, host, port, account.name);
+  if (config.host_style) {
+    spdlog::info("host-style URLs too: TableEndpoint={}://{}.localhost:{}", scheme, account.name,
+                 port);
+  }
+  LogOAuth(config.oauth);
   if (config.loose) spdlog::warn("--loose: authentication and x-ms-version are not checked");
   if (!spdlog::should_log(spdlog::level::from_str(config.access_log_level))) {
     spdlog::info("access log off at this level (--access-log-level info shows each request)");
@@ -199,6 +222,13 @@ int main(int argc, char** argv, char** envp) {
   if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
     std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
     return 2;
+  }
+  // A bad --oauth-issuer-keys file stops startup too.
+  if (config->oauth.enabled) {
+    if (auto bearer = server::BearerVerifier::Create(config->oauth); !bearer) {
+      std::fprintf(stderr, "malachite: %s\n", bearer.error().message.c_str());
+      return 2;
+    }
   }
   server::ConfigureLogging(*config);
   return Serve(*config);

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "config/server_config.h"
 #include "server/auth/authenticator.h"
+#include "server/http/host_style.h"
 #include "server/http/message.h"
 #include "server/http/route.h"
 #include "server/insight/insight.h"
@@ -102,6 +103,7 @@ class Service {
   bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
+  HostRouting host_routing_;                 // ServerConfig::host_style and the account names
   std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
   std::unique_ptr<Insight> insight_;         // (after traffic_: it reads it)
   storage::Store& store_;

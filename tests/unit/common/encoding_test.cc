@@ -34,6 +34,27 @@ TEST_CASE("encoding: base64 padding is optional and junk is rejected", "[common]
   }
 }
 
+TEST_CASE("encoding: base64url (JWT segments) uses - and _ and drops the padding", "[common]") {
+  CHECK(Base64UrlEncode(std::string("\x00\xff\xfe", 3)) == "AP_-");
+  CHECK(Base64UrlEncode("f") == "Zg");
+  CHECK(Base64UrlDecode("AP_-") == std::string("\x00\xff\xfe", 3));
+  CHECK(Base64UrlDecode("Zg==") == "f");
+  // A JWT header as Entra ID writes it.
+  CHECK(Base64UrlDecode("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9") ==
+        R"({"typ":"JWT","alg":"RS256"})");
+  for (std::string_view bad : {"AP/+", "Z", "Zm 9v", "Zg==="}) {
+    INFO(bad);
+    CHECK_FALSE(Base64UrlDecode(bad).has_value());
+  }
+}
+
+TEST_CASE("encoding: TrimAsciiSpace drops ASCII whitespace at both ends only", "[common]") {
+  CHECK(TrimAsciiSpace(" \t a b \r\n") == "a b");
+  CHECK(TrimAsciiSpace("ab") == "ab");
+  CHECK(TrimAsciiSpace(" \f\v ").empty());
+  CHECK(TrimAsciiSpace("").empty());
+}
+
 TEST_CASE("encoding: hex is written in the asked case and read in either", "[common]") {
   const std::string raw("\x00\x1f\xa0\xff", 4);
   std::string out = "x=";
