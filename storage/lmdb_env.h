@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "common/durability.h"
 #include "common/error.h"
 
 namespace malachite::storage {
@@ -14,7 +15,7 @@ namespace malachite::storage {
 struct LmdbEnvOptions {
   std::string dir;             // contains data.mdb and lock.mdb
   std::uint64_t map_size = 0;  // bytes of address space
-  bool sync = true;            // false: MDB_NOSYNC (tests/bench only)
+  Durability durability = Durability::kProcess;  // the sync flags (lmdb_env.cc)
   unsigned max_readers = 512;  // concurrent read transactions
 };
 
