@@ -360,7 +360,7 @@ std::string EnsureTable(const Target& target, const SharedKeyLiteSigner& signer)
   if (!error) http::read(stream, buffer, response, error);
   if (error) return "create table: " + error.message();
   unsigned status = response.result_int();
-  if (status == 201 || status == 204 || status == 409) return "";
+  if (status / 100 == 2 || status == 409) return "";
   return "create table: HTTP " + std::to_string(status) + ": " + response.body();
 }
 

@@ -3,6 +3,8 @@
 // 100, a non-key scan and 100-entity range queries at each requested concurrency, printing ops/s,
 // p50/p99 latency, (with --server-pid) the server's CPU time per operation and per entity, and
 // (with --reference-port) the same rows against a fixed-response server with the ratios.
+#include <unistd.h>
+
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -127,12 +129,14 @@ int Main(int argc, char** argv) {
   PrintHeader(with_reference);
   bool all_ok = true;
   int run = 0;
+  // Fresh keys per process too: several runs may share one server (bench/profile_request).
+  const std::string tag = "x" + std::to_string(::getpid()) + "x";
   std::map<int, std::pair<std::string, std::size_t>> inserted;  // connections -> prefix, ops
   for (Scenario scenario : options.scenarios) {
     for (int connections : options.connections) {
       const bool paged = scenario == Scenario::kList || scenario == Scenario::kScan;
       RunOptions run_options{scenario,        connections,  paged ? options.list_ops : options.ops,
-                             options.seconds, options.seed, "ins" + std::to_string(run++) + "x",
+                             options.seconds, options.seed, "ins" + std::to_string(run++) + tag,
                              options.scan_filter};
       Target target = options.target;
       if (scenario == Scenario::kScan) target.table = options.scan_table;
