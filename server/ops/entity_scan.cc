@@ -89,10 +89,10 @@ std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
 }
 
 std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
-  if (auto system =
-          SystemProperty(name, view_.partition_key(), view_.row_key(), view_.timestamp())) {
-    return system;
-  }
+  // The keys are decoded only for a filter that reads them.
+  if (name == "PartitionKey") return StringView(view_.partition_key());
+  if (name == "RowKey") return StringView(view_.row_key());
+  if (name == "Timestamp") return SystemProperty(name, {}, {}, view_.timestamp());
   const auto property = view_.GetProperty(name);
   if (!property) return std::nullopt;
   return PropertyView{property->type, property->integer, property->number, property->bytes};
