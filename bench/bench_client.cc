@@ -60,11 +60,13 @@ std::string BatchBody(const Target& target, const std::string& prefix, std::size
   body.reserve(kBatchSize * 520);
   for (std::size_t m = 0; m < kBatchSize; ++m) {
     const std::size_t i = p + kSeedPartitions * (kBatchSize * (j / kSeedPartitions) + m);
-    body += "--changeset_b\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
-            "binary\r\n\r\nPOST ";
+    body +=
+        "--changeset_b\r\ncontent-type: application/http\r\ncontent-transfer-encoding: "
+        "binary\r\n\r\nPOST ";
     body += url;
-    body += " HTTP/1.1\r\ncontent-type: application/json;odata=nometadata\r\n"
-            "accept: application/json;odata=minimalmetadata\r\nprefer: return-no-content\r\n\r\n";
+    body +=
+        " HTTP/1.1\r\ncontent-type: application/json;odata=nometadata\r\n"
+        "accept: application/json;odata=minimalmetadata\r\nprefer: return-no-content\r\n\r\n";
     body += EntityBody(pk, RowKey(i), op * kBatchSize + m);
     body += "\r\n";
   }
@@ -174,8 +176,8 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
     }
     case Scenario::kBatch: {
       Request request =
-          MakeRequest(target, state.signer, http::verb::post, "/" + target.account + "/$batch",
-                      "", BatchBody(target, state.options.insert_prefix, op, op));
+          MakeRequest(target, state.signer, http::verb::post, "/" + target.account + "/$batch", "",
+                      BatchBody(target, state.options.insert_prefix, op, op));
       request.set(http::field::content_type, "multipart/mixed; boundary=batch_b");
       return {std::move(request), 202, kBatchSize};
     }
@@ -255,8 +257,9 @@ asio::awaitable<void> Worker(RunState& state, asio::ip::tcp::endpoint endpoint) 
     }
     auto micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
     auto& response = parser.get();
-    const bool status_ok = state.options.reference ? response.result_int() / 100 == 2
-                                                   : response.result_int() == prepared.expected_status;
+    const bool status_ok = state.options.reference
+                               ? response.result_int() / 100 == 2
+                               : response.result_int() == prepared.expected_status;
     if (!status_ok) {
       state.Fail("HTTP " + std::to_string(response.result_int()) + " for " +
                  std::string(prepared.request.target()) + ": " + response.body().substr(0, 300));

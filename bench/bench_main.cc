@@ -24,8 +24,8 @@ struct Measured {
   std::optional<double> cpu_seconds;
 };
 
-Measured Measure(const Target& target, const SharedKeyLiteSigner& signer,
-                 const RunOptions& options, int pid) {
+Measured Measure(const Target& target, const SharedKeyLiteSigner& signer, const RunOptions& options,
+                 int pid) {
   std::optional<double> before;
   if (pid > 0) before = ProcessCpuSeconds(pid);
   Measured measured{RunScenario(target, signer, options), std::nullopt};
@@ -67,10 +67,10 @@ void PrintHeader(bool reference) {
 void PrintRow(Scenario scenario, int connections, Measured& m, Measured* ref) {
   RunResult& r = m.result;
   const std::size_t items = scenario == Scenario::kScan ? r.scanned : r.entities;
-  std::printf("%-11s %5d %9.0f %10.0f %8.3f %8.3f %10s %9s", std::string(ScenarioName(scenario)).c_str(),
-              connections, PerSecond(r.ops, r), PerSecond(items, r), r.latencies.Percentile(50) / 1e3,
-              r.latencies.Percentile(99) / 1e3, CpuPerOp(m).c_str(),
-              PerCpuSecond(scenario, m).c_str());
+  std::printf(
+      "%-11s %5d %9.0f %10.0f %8.3f %8.3f %10s %9s", std::string(ScenarioName(scenario)).c_str(),
+      connections, PerSecond(r.ops, r), PerSecond(items, r), r.latencies.Percentile(50) / 1e3,
+      r.latencies.Percentile(99) / 1e3, CpuPerOp(m).c_str(), PerCpuSecond(scenario, m).c_str());
   if (ref) {
     RunResult& q = ref->result;
     const double ops_ratio = PerSecond(r.ops, r) / std::max(1.0, PerSecond(q.ops, q));
@@ -104,7 +104,8 @@ bool Load(const Options& options, const SharedKeyLiteSigner& signer) {
   const RunResult& r = m.result;
   std::printf("loaded %zu entities by $batch of 100 in %.1f s: %.0f entities/s", r.entities,
               r.seconds, PerSecond(r.entities, r));
-  if (m.cpu_seconds) std::printf(", %.2f us server CPU per entity", *m.cpu_seconds * 1e6 / r.entities);
+  if (m.cpu_seconds)
+    std::printf(", %.2f us server CPU per entity", *m.cpu_seconds * 1e6 / r.entities);
   std::printf(" (%zu errors%s%s)\n\n", r.errors, r.first_error.empty() ? "" : ": ",
               r.first_error.c_str());
   std::fflush(stdout);
@@ -135,9 +136,10 @@ int Main(int argc, char** argv) {
   for (Scenario scenario : options.scenarios) {
     for (int connections : options.connections) {
       const bool paged = scenario == Scenario::kList || scenario == Scenario::kScan;
-      RunOptions run_options{scenario,        connections,  paged ? options.list_ops : options.ops,
-                             options.seconds, options.seed, "ins" + std::to_string(run++) + tag,
-                             options.scan_filter};
+      RunOptions run_options{
+          scenario,           connections,  paged ? options.list_ops : options.ops,
+          options.seconds,    options.seed, "ins" + std::to_string(run++) + tag,
+          options.scan_filter};
       Target target = options.target;
       if (scenario == Scenario::kScan) target.table = options.scan_table;
       if (scenario == Scenario::kBatch) target = batch_target;
@@ -163,7 +165,8 @@ int Main(int argc, char** argv) {
       "\nitems: entities written or read (scan: entities the server scanned, from its --explain\n"
       "header). CPU/op, items/CPUs: server CPU time (/proc/<pid>/stat) per request and entities\n"
       "per CPU-second. ref: bench_reference_server (a fixed 200 on the same HTTP stack); x ops/s\n"
-      "= Malachite's ops/s / the reference's, x CPU/op = Malachite's CPU per op / the reference's.\n");
+      "= Malachite's ops/s / the reference's, x CPU/op = Malachite's CPU per op / the "
+      "reference's.\n");
   return all_ok ? 0 : 1;
 }
 

@@ -39,10 +39,14 @@ std::vector<std::string> SplitComma(std::string_view text) {
 
 std::optional<Scenario> ParseScenario(std::string_view name) {
   constexpr std::pair<std::string_view, Scenario> kNames[] = {
-      {"read", Scenario::kPointRead},   {"upsert", Scenario::kUpsert},
-      {"list", Scenario::kList},        {"insert", Scenario::kInsert},
-      {"delete", Scenario::kDelete},    {"batch", Scenario::kBatch},
-      {"query-point", Scenario::kQueryPoint}, {"query-range", Scenario::kQueryRange},
+      {"read", Scenario::kPointRead},
+      {"upsert", Scenario::kUpsert},
+      {"list", Scenario::kList},
+      {"insert", Scenario::kInsert},
+      {"delete", Scenario::kDelete},
+      {"batch", Scenario::kBatch},
+      {"query-point", Scenario::kQueryPoint},
+      {"query-range", Scenario::kQueryRange},
       {"scan", Scenario::kScan}};
   for (const auto& [text, scenario] : kNames) {
     if (text == name) return scenario;
@@ -56,22 +60,36 @@ std::optional<Scenario> ParseScenario(std::string_view name) {
 }
 
 void Apply(Options& options, std::string_view flag, const std::string& value) {
-  if (flag == "--host") options.target.host = value;
-  else if (flag == "--port") options.target.port = static_cast<unsigned short>(std::stoul(value));
-  else if (flag == "--account") options.target.account = value;
-  else if (flag == "--key") options.key = value;
-  else if (flag == "--table") options.target.table = value;
-  else if (flag == "--seed") options.seed = std::stoul(value);
-  else if (flag == "--no-load") options.no_load = value != "0";
-  else if (flag == "--ops") options.ops = std::stoul(value);
-  else if (flag == "--list-ops") options.list_ops = std::stoul(value);
-  else if (flag == "--seconds") options.seconds = std::stod(value);
-  else if (flag == "--server-pid") options.server_pid = std::stoi(value);
+  if (flag == "--host")
+    options.target.host = value;
+  else if (flag == "--port")
+    options.target.port = static_cast<unsigned short>(std::stoul(value));
+  else if (flag == "--account")
+    options.target.account = value;
+  else if (flag == "--key")
+    options.key = value;
+  else if (flag == "--table")
+    options.target.table = value;
+  else if (flag == "--seed")
+    options.seed = std::stoul(value);
+  else if (flag == "--no-load")
+    options.no_load = value != "0";
+  else if (flag == "--ops")
+    options.ops = std::stoul(value);
+  else if (flag == "--list-ops")
+    options.list_ops = std::stoul(value);
+  else if (flag == "--seconds")
+    options.seconds = std::stod(value);
+  else if (flag == "--server-pid")
+    options.server_pid = std::stoi(value);
   else if (flag == "--reference-port")
     options.reference_port = static_cast<unsigned short>(std::stoul(value));
-  else if (flag == "--reference-pid") options.reference_pid = std::stoi(value);
-  else if (flag == "--scan-table") options.scan_table = value;
-  else if (flag == "--scan-filter") options.scan_filter = value;
+  else if (flag == "--reference-pid")
+    options.reference_pid = std::stoi(value);
+  else if (flag == "--scan-table")
+    options.scan_table = value;
+  else if (flag == "--scan-filter")
+    options.scan_filter = value;
   else if (flag == "--connections") {
     options.connections.clear();
     for (const auto& part : SplitComma(value)) options.connections.push_back(std::stoi(part));

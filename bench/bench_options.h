@@ -16,9 +16,9 @@ struct Options {
   // to a multiple of kSeedBlock) unless --no-load says the table holds them already.
   std::size_t seed = 102400;
   bool no_load = false;
-  std::size_t ops = 20000;      // most requests per row
-  std::size_t list_ops = 300;   // most pages per list/scan row
-  double seconds = 10;          // most seconds per row
+  std::size_t ops = 20000;     // most requests per row
+  std::size_t list_ops = 300;  // most pages per list/scan row
+  double seconds = 10;         // most seconds per row
   std::vector<int> connections{1, 32};
   std::vector<Scenario> scenarios{Scenario::kInsert,    Scenario::kUpsert, Scenario::kDelete,
                                   Scenario::kPointRead, Scenario::kBatch,  Scenario::kScan,

@@ -215,7 +215,8 @@ const Option kOptions[] = {
        if (auto ok = SetSwitch(no_sync, f, v); !ok) return ok;
        if (no_sync) c.durability = Durability::kProcess;
        return {};
-     }, false, true},
+     },
+     false, true},
     {"probe", "<url>", "",
      "do not serve: GET <url> (http or https, certificate not checked) and\n"
      "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready",

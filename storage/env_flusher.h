@@ -3,14 +3,14 @@
 // committed, and once more when stopped, so a host crash loses at most one interval of writes.
 #pragma once
 
+#include <lmdb.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
-
-#include <lmdb.h>
 
 #include "common/error.h"
 

@@ -13,10 +13,10 @@
 namespace malachite::storage {
 
 struct LmdbEnvOptions {
-  std::string dir;             // contains data.mdb and lock.mdb
-  std::uint64_t map_size = 0;  // bytes of address space
+  std::string dir;                               // contains data.mdb and lock.mdb
+  std::uint64_t map_size = 0;                    // bytes of address space
   Durability durability = Durability::kProcess;  // the sync flags (lmdb_env.cc)
-  unsigned max_readers = 512;  // concurrent read transactions
+  unsigned max_readers = 512;                    // concurrent read transactions
 };
 
 // The named databases, opened once at startup. DBI handles are plain integers valid for the life

@@ -66,7 +66,8 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
       core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
         failure = view.Reset(key, record);
         const bool more = failure && visit(view);
-        if (view.key_error()) failure = Fail(ErrorCode::kInternalError, "storage: malformed entity key");
+        if (view.key_error())
+          failure = Fail(ErrorCode::kInternalError, "storage: malformed entity key");
         return more && failure;
       });
   if (!scanned) return scanned;

@@ -26,8 +26,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
     return Fail(ErrorCode::kInternalError,
                 "data directory " + options.data_dir + ": " + last_ticks.error().message);
   }
-  return std::unique_ptr<Store>(
-      new LmdbStore(std::move(*env), clock, *last_ticks, options));
+  return std::unique_ptr<Store>(new LmdbStore(std::move(*env), clock, *last_ticks, options));
 }
 
 LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
@@ -36,8 +35,8 @@ LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int6
   // With kFull a commit waits for its fsync: that wait belongs on the writer thread, never on
   // a caller's (an I/O thread serving other connections), so TryWrite declines.
   const bool allow_inline = options.durability != Durability::kFull;
-  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, options.max_batch,
-                                          allow_inline, [this] { reclaimer_->Kick(); });
+  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, options.max_batch, allow_inline,
+                                          [this] { reclaimer_->Kick(); });
   reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
   if (options.durability != Durability::kNone) {
     flusher_ = std::make_unique<EnvFlusher>(core_.env->get(), options.sync_interval,

@@ -126,8 +126,8 @@ using WriteDone = std::function<void(Result<void>)>;
 
 // Counters of the group-commit writer (monotonic since Open).
 struct StoreStats {
-  std::uint64_t writes = 0;   // WriteFns run (user requests and background reclaim steps)
-  std::uint64_t commits = 0;  // write transactions committed (one per group)
+  std::uint64_t writes = 0;          // WriteFns run (user requests and background reclaim steps)
+  std::uint64_t commits = 0;         // write transactions committed (one per group)
   std::uint64_t inline_commits = 0;  // of those, groups of one committed by TryWrite
   std::uint64_t syncs = 0;           // background flushes that synced something
 };

@@ -41,7 +41,8 @@ class PageBuilder {
   bool Visit(const storage::EntityView& entity) {
     // The keys are read only to end the page: a non-key filter never decodes them.
     if (Stop()) {
-      page_.next = KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
+      page_.next =
+          KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
       return false;
     }
     if (plan_.Matches(ViewSource(entity))) page_.entities.push_back(entity.Decode());

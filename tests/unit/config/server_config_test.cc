@@ -16,10 +16,11 @@ Result<ServerConfig> Parse(std::vector<const char*> args, std::vector<const char
 }
 
 std::string Dump(const ServerConfig& c) {
-  std::string out =
-      c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir + " log=" + c.log_level +
-      " timeout=" + std::to_string(c.request_timeout_seconds) + " durability=" + std::string(DurabilityName(c.durability)) +
-      " map=" + std::to_string(c.map_size_mb) + " help=" + (c.help ? "yes" : "no");
+  std::string out = c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir +
+                    " log=" + c.log_level +
+                    " timeout=" + std::to_string(c.request_timeout_seconds) +
+                    " durability=" + std::string(DurabilityName(c.durability)) +
+                    " map=" + std::to_string(c.map_size_mb) + " help=" + (c.help ? "yes" : "no");
   for (const auto& a : c.accounts) out += " [" + a.name + ":" + a.key1 + ":" + a.key2 + "]";
   return out;
 }
@@ -153,7 +154,8 @@ class TempFile {
 std::string Ops(const ServerConfig& c) {
   return "port=" + std::to_string(c.port) + " log=" + c.log_level + "/" + c.log_format +
          " access=" + c.access_log_level + " loose=" + (c.loose ? "on" : "off") +
-         " mem=" + (c.in_memory ? "on" : "off") + " durability=" + std::string(DurabilityName(c.durability)) +
+         " mem=" + (c.in_memory ? "on" : "off") +
+         " durability=" + std::string(DurabilityName(c.durability)) +
          " explain=" + (c.explain ? "on" : "off") + " cert=" + c.cert_file + " key=" + c.key_file +
          " accounts=" + std::to_string(c.accounts.size());
 }
@@ -174,7 +176,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
   auto from_file = Parse({"--config", file.path()});
   REQUIRE(from_file);
   CHECK(Ops(*from_file) ==
-        "port=1111 log=debug/json access=info loose=on mem=off durability=process explain=off cert= key= "
+        "port=1111 log=debug/json access=info loose=on mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=2");
   CHECK(from_file->config_file == file.path());
 
@@ -183,7 +186,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
                  "MALACHITE_LOOSE=0", "MALACHITE_ACCOUNTS=envacct:a2V5Mg=="});
   REQUIRE(env_over_file);
   CHECK(Ops(*env_over_file) ==
-        "port=2222 log=debug/json access=info loose=off mem=off durability=process explain=off cert= key= "
+        "port=2222 log=debug/json access=info loose=off mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=3");
 
   auto flags_over_env =
@@ -191,7 +195,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
             {"MALACHITE_PORT=2222", "MALACHITE_LOOSE=0"});
   REQUIRE(flags_over_env);
   CHECK(Ops(*flags_over_env) ==
-        "port=3333 log=debug/text access=info loose=on mem=off durability=process explain=off cert= key= "
+        "port=3333 log=debug/text access=info loose=on mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=2");
 }
 
@@ -312,7 +317,6 @@ TEST_CASE("config: throttling options take the same three sources as the others"
   CHECK(error.error().message.rfind(std::string(bad.path()) + ":1: invalid value 'fast'", 0) == 0);
 }
 
-
 TEST_CASE("config: --durability takes process or full, --no-sync is an alias of process",
           "[config]") {
   auto full = Parse({"--durability", "full", "--sync-interval-ms", "250"});
@@ -327,8 +331,7 @@ TEST_CASE("config: --durability takes process or full, --no-sync is an alias of 
   CHECK(alias->durability == Durability::kProcess);
   auto none = Parse({"--durability", "none"});
   REQUIRE_FALSE(none);
-  CHECK(none.error().message ==
-        "invalid value 'none' for --durability (expected process or full)");
+  CHECK(none.error().message == "invalid value 'none' for --durability (expected process or full)");
   auto zero = Parse({"--sync-interval-ms", "0"});
   REQUIRE_FALSE(zero);
   CHECK(zero.error().message ==

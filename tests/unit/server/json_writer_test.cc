@@ -32,7 +32,11 @@ TEST_CASE("json_writer: strings escape quotes, backslashes and control character
       std::string text(20, 'x');
       text[at] = c;
       std::string expected = std::string(at, 'x');
-      expected += c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\x1f' ? "\\u001f" : "\\u0000";
+      expected += c == '"'      ? "\\\""
+                  : c == '\\'   ? "\\\\"
+                  : c == '\n'   ? "\\n"
+                  : c == '\x1f' ? "\\u001f"
+                                : "\\u0000";
       expected += std::string(19 - at, 'x');
       CHECK(Str(text) == "\"" + expected + "\"");
     }

@@ -110,8 +110,9 @@ TEST_CASE("group_writer: an exception in a WriteFn fails only that request", "[s
   CHECK(f.store().Write([](WriteContext&) -> Result<void> { return {}; }));
 }
 
-TEST_CASE("group_writer: TryWrite commits a lone write on the caller's thread when the writer idles",
-          "[storage]") {
+TEST_CASE(
+    "group_writer: TryWrite commits a lone write on the caller's thread when the writer idles",
+    "[storage]") {
   StoreFixture f(Durability::kProcess);
   TableInfo t = f.CreateTable("acct", "Inline");
   StoreStats before = f.store().Stats();
@@ -141,8 +142,9 @@ TEST_CASE("group_writer: TryWrite commits a lone write on the caller's thread wh
   CHECK(f.Keys(t) == std::vector<std::string>{"p/a"});
 }
 
-TEST_CASE("group_writer: TryWrite declines without blocking while a group commits, and in full mode",
-          "[storage]") {
+TEST_CASE(
+    "group_writer: TryWrite declines without blocking while a group commits, and in full mode",
+    "[storage]") {
   StoreFixture f(Durability::kProcess);
   TableInfo t = f.CreateTable("acct", "Busy");
   std::promise<void> release;
