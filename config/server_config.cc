@@ -230,13 +230,29 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return SetNonEmpty(c.cert_file, f, v); }},
     {"key", "<file>", "", "PEM private key of --cert",
      [](C& c, V f, V v) { return SetNonEmpty(c.key_file, f, v); }},
-    {"no-sync", "", "off", "commit without fsync (tests only: a crash may lose writes)",
-     [](C& c, V f, V v) {
+    {"durability", "process|full", "process",
+     "process: acknowledged writes survive the process being killed (fsync\n"
+     "every --sync-interval-ms; a host crash loses at most that); full:\n"
+     "each acknowledgement waits for its commit's fsync",
+     [](C& c, V f, V v) -> Result<void> {
+       auto durability = ParseDurability(v);
+       if (!durability || *durability == Durability::kNone) {
+         return tl::unexpected(BadValue(f, v, "process or full"));
+       }
+       c.durability = *durability;
+       return {};
+     }},
+    {"sync-interval-ms", "<n>", "1000",
+     "how often the background flush fsyncs what was committed since",
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.sync_interval_ms, f, v, 1, 3600000); }},
+    {"no-sync", "", "", "the same as --durability process (kept for old scripts)",
+     [](C& c, V f, V v) -> Result<void> {
        bool no_sync = false;
        if (auto ok = SetSwitch(no_sync, f, v); !ok) return ok;
-       c.sync = !no_sync;
-       return Result<void>{};
-     }},
+       if (no_sync) c.durability = Durability::kProcess;
+       return {};
+     },
+     false, true},
     {"probe", "<url>", "",
      "do not serve: GET <url> (http or https, certificate not checked) and\n"
      "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready. A path\n"
@@ -399,7 +415,7 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
                 "--oauth needs --cert and --key (bearer tokens over HTTPS only)");
   }
   // Emulator: tmpfs has nothing to sync, and in-memory data does not outlive the process anyway.
-  if (config.in_memory) config.sync = false;
+  if (config.in_memory) config.durability = Durability::kNone;
   return config;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/durability.h"
 #include "common/error.h"
 #include "config/oauth_config.h"
 #include "config/throttle_config.h"
@@ -47,8 +48,14 @@ struct ServerConfig {
   // --request-timeout: seconds a connection may take to send one request (and idle between
   // requests) before it is closed. Default 60.
   unsigned request_timeout_seconds = 60;
-  // --no-sync (hidden, testing only): commits without fsync. Default: sync on.
-  bool sync = true;
+  // --durability: what an acknowledged write survives (common/durability.h). "process" (the
+  // default): kill -9 and crashes of the process; a host crash loses at most the last
+  // --sync-interval-ms. "full": a host crash too (the acknowledgement waits for the fsync).
+  // --no-sync is an alias of "process". --in-memory sets kNone.
+  Durability durability = Durability::kProcess;
+  // --sync-interval-ms: how often the background flush fsyncs what was committed since the last
+  // one (both modes). Default 1000.
+  unsigned sync_interval_ms = 1000;
   // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
   // --explain, or MALACHITE_EXPLAIN=1: Query Entities/Query Tables responses carry
@@ -65,7 +72,7 @@ struct ServerConfig {
   ThrottleConfig throttle;
   // --in-memory: keep the data in a fresh temp dir under /dev/shm (else $TMPDIR, else /tmp) that
   // is removed at startup once the store has it open (so nothing is left behind, even after
-  // kill -9); data_dir is then ignored. Implies no fsync. Default off.
+  // kill -9); data_dir is then ignored. Implies durability kNone (nothing to sync). Default off.
   bool in_memory = false;
   // --loose: accept requests without (valid) authentication and with any or no x-ms-version
   // (like Azurite's --loose/--skipApiVersionCheck), and opens the admin endpoints to every

@@ -67,6 +67,22 @@ void LogOAuth(const OAuthConfig& oauth) {
   }
 }
 
+// What an acknowledged write survives, in the README's words.
+std::string DurabilityPromise(const ServerConfig& config) {
+  switch (config.durability) {
+    case Durability::kProcess:
+      return "process (acknowledged writes survive kill -9; a host crash loses at most the last " +
+             std::to_string(config.sync_interval_ms) + " ms; --durability full waits for fsync)";
+    case Durability::kFull:
+      return "full (each acknowledgement waits for its commit's fsync; a host crash may undo "
+             "only the last commit, synced within " +
+             std::to_string(config.sync_interval_ms) + " ms)";
+    case Durability::kNone:
+      return "none (in memory: nothing survives the process)";
+  }
+  return "?";
+}
+
 void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
   const AccountConfig& account = config.accounts.front();
   const char* scheme = secure ? "https" : "http";
@@ -86,6 +102,7 @@ void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
                  port);
   }
   LogOAuth(config.oauth);
+  spdlog::info("durability: {}", DurabilityPromise(config));
   if (config.loose) spdlog::warn("--loose: authentication and x-ms-version are not checked");
   if (!spdlog::should_log(spdlog::level::from_str(config.access_log_level))) {
     spdlog::info("access log off at this level (--access-log-level info shows each request)");
@@ -146,7 +163,11 @@ int Serve(ServerConfig& config) {
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
-  options.sync = config.sync;
+  options.durability = config.durability;
+  options.sync_interval = std::chrono::milliseconds(config.sync_interval_ms);
+  options.on_background_error = [](const Error& error) {
+    spdlog::error("storage: {} (retried at the next interval)", error.message);
+  };
   auto store = storage::Store::Open(options, SystemClock::Instance());
   if (!store) {
     std::fprintf(stderr, "malachite: %s\n", store.error().message.c_str());

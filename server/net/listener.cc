@@ -7,14 +7,15 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <csignal>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -76,7 +77,15 @@ class BeastListener final : public Listener {
         connections_(ConnectionHighWater(open_files_.now)),
         body_budget_(config.body_memory_mb << 20),
         admin_access_(AdminAccess::ForConfig(config, SystemClock::Instance())),
-        acceptor_(ioc_) {}
+        acceptor_(ioc_) {
+    // One single-threaded io_context per I/O thread, each connection bound to one of them
+    // (round robin): a keep-alive connection's reads, handling and writes stay on one thread,
+    // so a request costs no hand-off or wake-up between I/O threads (and no strand).
+    for (unsigned i = 1; i < threads_; ++i) {
+      workers_.push_back(std::make_unique<asio::io_context>(1));
+      work_.push_back(asio::make_work_guard(*workers_.back()));
+    }
+  }
 
   // The limits in force, for the startup log.
   std::vector<std::string> Describe() const override {
@@ -165,8 +174,9 @@ class BeastListener final : public Listener {
       asio::co_spawn(ioc_, Drain(), asio::detached);
     });
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads_; ++i) pool.emplace_back([this] { ioc_.run(); });
+    for (auto& worker : workers_) pool.emplace_back([&context = *worker] { context.run(); });
     ioc_.run();
+    StopWorkers();
     for (auto& thread : pool) thread.join();
     // A job still running (a long backup) finishes before the store may close.
     jobs_.join();
@@ -176,7 +186,7 @@ class BeastListener final : public Listener {
   asio::awaitable<void> Accept() {
     AcceptBackoff backoff;
     for (;;) {
-      auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(ioc_), kTuple);
+      auto [ec, socket] = co_await acceptor_.async_accept(NextContext(), kTuple);
       if (ec) {
         if (shared_->stopping.load() || ec == asio::error::operation_aborted) co_return;
         // E.g. EMFILE: free descriptors held by idle connections, then wait before retrying
@@ -242,6 +252,17 @@ class BeastListener final : public Listener {
       co_await timer.async_wait(kTuple);
     }
     ioc_.stop();
+    StopWorkers();
+  }
+
+  // The context the next connection runs on: the I/O threads' contexts in turn.
+  asio::io_context& NextContext() {
+    const std::size_t index = next_context_++ % (workers_.size() + 1);
+    return index == 0 ? ioc_ : *workers_[index - 1];
+  }
+
+  void StopWorkers() {
+    for (auto& worker : workers_) worker->stop();
   }
 
   struct Shared : SessionShared {
@@ -265,7 +286,12 @@ class BeastListener final : public Listener {
   std::optional<Shared> shared_;
   // One thread for the blocking admin jobs (reset, backup): they run one at a time.
   asio::thread_pool jobs_{1};
-  asio::io_context ioc_;
+  // The first I/O thread's context: the acceptor, signals and its share of the connections.
+  asio::io_context ioc_{1};
+  // The other I/O threads' contexts, kept running by `work_` until shutdown.
+  std::vector<std::unique_ptr<asio::io_context>> workers_;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::size_t next_context_ = 0;  // accept loop only
   tcp::acceptor acceptor_;
 };
 

@@ -176,10 +176,14 @@ asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   try {
     shared.service.Handle(exchange);
     if (exchange.write) {
-      auto result =
-          co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
+      // A lone write commits right here when the writer idles (process durability): no hand-off
+      // to the writer thread and no wake-up back. Otherwise it joins the next group commit.
+      std::optional<Result<void>> result = shared.store.TryWrite(exchange.write);
+      if (!result) {
+        result = co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
+      }
       exchange.write = nullptr;
-      shared.service.Complete(exchange, std::move(result));
+      shared.service.Complete(exchange, std::move(*result));
     }
   } catch (const std::exception& e) {
     // Service::Fail logs it (failure_log.h) with the request id.

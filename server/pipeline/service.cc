@@ -210,6 +210,7 @@ void Service::Decorate(Exchange& exchange) const {
   // Azure: spec §2.2 — headers on every response, success or error.
   Response& response = exchange.response;
   auto& headers = response.headers;
+  headers.reserve(headers.size() + 12);  // one allocation for what follows (and CORS)
   headers.push_back({"x-ms-request-id", exchange.request_id});
   headers.push_back(
       {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});

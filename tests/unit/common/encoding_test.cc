@@ -116,6 +116,17 @@ TEST_CASE("encoding: Utf16Length counts surrogate pairs as two units", "[common]
   CHECK(Utf16Length("caf\xc3\xa9") == 4);
   CHECK(Utf16Length("\xe2\x82\xac") == 1);
   CHECK(Utf16Length("\xf0\x9f\x98\x80") == 2);
+  // ASCII runs are counted a word at a time: multi-byte sequences before, across and after an
+  // 8-byte boundary.
+  CHECK(Utf16Length("abcdefgh\xe2\x82\xacijklmnop\xf0\x9f\x98\x80q") == 20);
+  CHECK(Utf16Length("abcdefg\xc3\xa9hijklmnopqrstuvw") == 24);
+}
+
+TEST_CASE("encoding: IsValidUtf8 finds a bad byte after or inside long ASCII runs", "[common]") {
+  CHECK(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3\xa9"));
+  CHECK_FALSE(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3"));
+  CHECK_FALSE(IsValidUtf8("0123456\xff" "89abcdef"));
+  CHECK_FALSE(IsValidUtf8("01234567\xe2\x82"));
 }
 
 TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {

@@ -14,7 +14,7 @@ struct DataFixture {
   DataFixture() {
     storage::StoreOptions options;
     options.data_dir = dir.path() + "/data";
-    options.sync = false;
+    options.durability = Durability::kNone;
     store = std::move(*storage::Store::Open(options, SystemClock::Instance()));
     data.store = store.get();
     data.accounts = {"devstoreaccount1", "other"};

@@ -33,7 +33,7 @@ class Harness {
     dir_ = mkdtemp(pattern.data());
     storage::StoreOptions options;
     options.data_dir = dir_;
-    options.sync = false;
+    options.durability = Durability::kNone;
     options.map_size_bytes = 1ull << 30;
     auto store = storage::Store::Open(options, clock_);
     if (!store) throw std::runtime_error(std::string(store.error().UserMessage()));

@@ -49,7 +49,7 @@ std::string Contents(Store& store, const std::string& account, const std::string
 std::unique_ptr<Store> OpenAt(const std::string& dir) {
   StoreOptions options;
   options.data_dir = dir;
-  options.sync = false;
+  options.durability = Durability::kNone;
   auto store = Store::Open(options, SystemClock::Instance());
   REQUIRE(store);
   return std::move(*store);

@@ -15,12 +15,14 @@ namespace malachite::storage::testing {
 
 class StoreFixture {
  public:
-  explicit StoreFixture(bool sync = false) : sync_(sync) { Reopen(); }
+  explicit StoreFixture(Durability durability = Durability::kNone) : durability_(durability) {
+    Reopen();
+  }
 
   StoreOptions Options() const {
     StoreOptions options;
     options.data_dir = dir_.path() + "/data";
-    options.sync = sync_;
+    options.durability = durability_;
     return options;
   }
   // Closes the store (draining the writer) and opens it again on the same directory.
@@ -73,7 +75,7 @@ class StoreFixture {
 
  private:
   TempDir dir_;
-  bool sync_;
+  Durability durability_;
   ManualClock clock_{DateTime{kUnixEpochTicks + 1'700'000'000LL * kTicksPerSecond}};
   std::unique_ptr<Store> store_;
 };
