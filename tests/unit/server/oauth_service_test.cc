@@ -28,7 +28,7 @@ class OAuthFixture {
     dir_ = mkdtemp(pattern.data());
     storage::StoreOptions options;
     options.data_dir = dir_;
-    options.sync = false;
+    options.durability = Durability::kNone;
     options.map_size_bytes = 1ull << 30;
     store_ = std::move(*storage::Store::Open(options, clock_));
     ServerConfig config;

@@ -41,7 +41,7 @@ class ServiceHost {
   explicit ServiceHost(DateTime start, ServerConfig config = {}) : clock_(start) {
     storage::StoreOptions options;
     options.data_dir = dir_.path();
-    options.sync = false;
+    options.durability = Durability::kNone;
     options.map_size_bytes = 1ull << 30;
     store_ = std::move(*storage::Store::Open(options, clock_));
     config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
