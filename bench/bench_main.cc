@@ -1,6 +1,6 @@
 // malachite_bench: a bounded load generator for a running Malachite (or any Azure Table endpoint
 // on loopback). Seeds a table, then runs point read, upsert, full listing, insert and the $filter
-// query classes of issue 3 (point, 100-row range, non-key scan of a big table) at each requested
+// query classes (point, 100-row range, non-key scan of a big table) at each requested
 // concurrency, printing ops/s, p50/p99 latency, (with --server-pid) the server's CPU time per
 // operation and (with the server's --explain header) entities scanned per second.
 #include <cstdio>

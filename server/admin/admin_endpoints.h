@@ -1,7 +1,7 @@
 // Emulator-only endpoints under /-/ (outside the Table API: no account, no auth, no x-ms-version):
 // liveness and readiness for orchestrators and compose health checks. The session answers them
-// before the Table pipeline. (The throttling engineer adds /-/metrics, /-/partitions and
-// /-/faults here: one dispatcher for every /-/ path.)
+// before the Table pipeline. One dispatcher for every /-/ path: /-/metrics, /-/partitions and
+// /-/faults are answered by traffic/traffic_endpoints.h through it.
 #pragma once
 
 #include <string_view>

@@ -1,7 +1,7 @@
 // One single-entity write (spec §4.5–4.10) as three reusable steps — decode + validate from the
 // request, apply inside a WriteFn, render the success response — shared by the standalone
-// entity handlers (entity_handlers.cc) and the operations of an entity group transaction
-// (batch_handler.cc), so that a batch validates and answers each operation exactly as its
+// entity handlers (entity_ops.cc) and the operations of an entity group transaction
+// (batch_ops.cc), so that a batch validates and answers each operation exactly as its
 // single-request form.
 #pragma once
 

@@ -1,4 +1,4 @@
-"""Scalability targets and fault rules through azure-data-tables (spec §12, issue 5).
+"""Scalability targets and fault rules through azure-data-tables (spec §12).
 
 The server of this module runs with throttling on, a partition target of 500 entities/s (a Python
 client does not reach the default 2,000/s on one partition: the JS suite checks that one) and
