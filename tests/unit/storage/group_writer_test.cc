@@ -3,7 +3,7 @@
 #include <future>
 #include <thread>
 
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -12,7 +12,7 @@ using testing::StoreFixture;
 
 TEST_CASE("group_writer: many threads writing concurrently all succeed in fewer commits",
           "[storage]") {
-  StoreFixture f(/*sync=*/true);
+  StoreFixture f({.sync = true});
   TableInfo t = f.CreateTable("acct", "Busy");
   StoreStats before = f.store().Stats();
   constexpr int kThreads = 8, kPerThread = 100;
