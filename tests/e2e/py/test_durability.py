@@ -9,7 +9,8 @@ import time
 
 from azure.data.tables import UpdateMode
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, stop_checked
 
 WRITERS = 16
 MIN_ACKED_BEFORE_KILL = 1500

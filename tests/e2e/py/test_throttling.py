@@ -13,7 +13,8 @@ import pytest
 from azure.core.exceptions import HttpResponseError
 from azure.data.tables import TableServiceClient
 
-from conftest import MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import unique_name, wire_error_code
+from malachite_server import MalachiteServer, stop_checked
 
 FAULTY_TABLE = "pyfaultytable"
 FAULT_RULE = {"fault": "OperationTimedOut", "every": 3, "table": FAULTY_TABLE}
