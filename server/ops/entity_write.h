@@ -41,7 +41,7 @@ Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route
 Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::string_view account,
                                              std::string_view name);
 
-// Applies `write` to `table` (entity_ops.h); on success write.entity.timestamp is the new ETag
+// Applies `write` to `table` (entity_apply.h); on success write.entity.timestamp is the new ETag
 // (unset for Delete). Errors: kEntityAlreadyExists, kResourceNotFound,
 // kUpdateConditionNotSatisfied, merged-entity validation errors, storage errors.
 Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,
