@@ -2,7 +2,8 @@
 """The spec citation check (ctest "spec: ..."): every `§N` or `§N.M` in the repository (code,
 tests, scripts, README, docs, and docs/spec.md's own cross-references) must name a heading of
 docs/spec.md, i.e. a line `## N. ...` or `### N.M ...`. Ranges (`§10.7–10.8`) check both ends.
-Section signs of other documents (`RFC 9110 §9.3.2`) are not ours and are skipped.
+Section signs of RFCs (`RFC 9110 §9.3.2`) are not ours and are skipped; other documents' sections
+are written "section N".
 
     python3 tests/spec_refs_check.py [<repository root>]
 
