@@ -10,8 +10,8 @@
 #include <string>
 
 #include "common/clock.h"
-#include "config/server_config.h"
 #include "config/man_page.h"
+#include "config/server_config.h"
 #include "server/admin/data_endpoints.h"
 #include "server/cli/cli_main.h"
 #include "server/cli/seed_dir.h"
@@ -79,7 +79,8 @@ Result<std::vector<TableContent>> LoadSeed(const ServerConfig& config) {
   for (const TableContent& table : *seed) {
     const bool known = std::any_of(config.accounts.begin(), config.accounts.end(),
                                    [&](const AccountConfig& a) { return a.name == table.account; });
-    if (!known) spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
+    if (!known)
+      spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
   }
   return seed;
 }

@@ -1,4 +1,3 @@
-#include "server/http/url_coding.h"
 #include "server/traffic/traffic_endpoints.h"
 
 #include <fmt/format.h>
@@ -6,6 +5,7 @@
 #include <charconv>
 
 #include "common/encoding.h"
+#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::server {

@@ -1,10 +1,10 @@
-#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 #include <charconv>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "server/http/url_coding.h"
 
 namespace malachite::server {
 

@@ -1,10 +1,10 @@
 #include "config/server_config.h"
-#include "config/man_page.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <vector>
 
+#include "config/man_page.h"
 #include "tests/support/temp_dir.h"
 
 namespace malachite {

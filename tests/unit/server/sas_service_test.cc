@@ -4,10 +4,10 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/http/url_coding.h"
 #include "server/auth/sas.h"
 #include "server/auth/shared_key.h"
 #include "server/http/router.h"
+#include "server/http/url_coding.h"
 #include "server/pipeline/service.h"
 #include "tests/unit/server/service_harness.h"
 

@@ -22,8 +22,9 @@ namespace malachite::server::testing {
 inline void SignSharedKeyLite(Request& request, const Route& route) {
   const std::string key = *Base64Decode(kDevAccountKey);
   request.headers.push_back(
-      {"Authorization", "SharedKeyLite devstoreaccount1:" +
-                            ComputeSignature(key, SharedKeyLiteStringToSign(request, route)).value()});
+      {"Authorization",
+       "SharedKeyLite devstoreaccount1:" +
+           ComputeSignature(key, SharedKeyLiteStringToSign(request, route)).value()});
 }
 
 // A Service configured like the server's (`config` plus the development account) over a fresh
