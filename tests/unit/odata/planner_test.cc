@@ -259,8 +259,9 @@ class FilterGen {
   }
   std::string Comparison() {
     if (Pick(10) == 0) return Pick(2) == 0 ? "true" : "false";  // a constant condition
-    static const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey", "Tag"};
-    static const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
+    static constexpr const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey",
+                                             "Tag"};
+    static constexpr const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
     return std::string(kProps[Pick(5)]) + " " + kOps[Pick(6)] + " " + Literal();
   }
   std::string Expr(int depth, int* budget) {
