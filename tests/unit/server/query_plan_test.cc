@@ -20,8 +20,7 @@ namespace {
 
 using testing::Harness;
 
-class PlanFixture {
- protected:
+struct PlanFixture {
   PlanFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
 
   // Stores the entities (Timestamps from the store) in one write.
