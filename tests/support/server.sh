@@ -1,13 +1,14 @@
 # The bash launcher of the server under test, for scripts (scripts/bench, bench/query_bench,
-# scripts/check-docker). Source it, then:
+# bench/data_bench, scripts/check-docker). Source it, then:
 #
 #   malachite_start <log file> <command...>   runs the command (the binary and its flags, possibly
 #       behind `env ...` or `setpriv ...`, which must exec it) in the background with stdout and
 #       stderr in <log file>, and waits up to 10 s for its "listening on 127.0.0.1:<port>" line.
 #       Sets malachite_pid and malachite_port. Returns 1, with the log on stderr, if the server
 #       exited or did not report a port. Give it `--port 0` (or MALACHITE_PORT=0): a free port.
-#   malachite_stop                            SIGTERM, then SIGKILL after 10 s; returns the
-#       server's exit status (0 after a clean SIGTERM stop). Safe to call twice, or from a trap.
+#   malachite_stop [seconds]                  SIGTERM, then SIGKILL after `seconds` (default 10);
+#       returns the server's exit status (0 after a clean SIGTERM stop). Safe to call twice, or
+#       from a trap.
 #
 # Only the process started here is signalled, by its PID.
 
@@ -34,10 +35,10 @@ malachite_start() {
 
 malachite_stop() {
   [[ -n "$malachite_pid" ]] || return 0
-  local pid="$malachite_pid" status=0
+  local pid="$malachite_pid" status=0 wait_tenths=$((${1:-10} * 10))
   malachite_pid=""
   if kill -TERM "$pid" 2>/dev/null; then
-    for _ in $(seq 100); do
+    for _ in $(seq "$wait_tenths"); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
