@@ -26,7 +26,7 @@ enum class Scenario {
   kBatch,      // POST /<acct>/$batch: one changeset of kBatchSize inserts into one partition
                // (BatchKeys); one op = one batch, items = entities
   kList,       // GET /<acct>/<t>() following x-ms-continuation-* headers; one op = one page
-  // Issue 3 query classes, all through $filter on GET /<acct>/<t>():
+  // The query classes, all through $filter on GET /<acct>/<t>():
   kQueryPoint,  // PartitionKey eq and RowKey eq of a seeded entity: exactly 1 entity
   kQueryRange,  // PartitionKey eq and RowKey ge/lt over 100 seeded rows: exactly 100 entities
   kScan,        // RunOptions::scan_filter (a non-key filter): a table scan; one op = one page,

@@ -66,9 +66,9 @@ struct ServerConfig {
   // continuation (spec §6.5). Default 5000.
   unsigned query_budget_ms = 5000;
   // Throttling, fault injection and rebalancing (throttle_config.h): --throttling,
-  // --partition-rate,
-  // --account-rate, --fault, ... and their MALACHITE_* variables. Default: throttling on at the
-  // service's targets (2,000 entities/s per partition, 20,000 per account), no faults.
+  // --partition-rate, --account-rate, --fault, ... and their MALACHITE_* variables. Default:
+  // throttling on at the service's targets (2,000 entities/s per partition, 20,000 per account),
+  // no faults.
   ThrottleConfig throttle;
   // --in-memory: keep the data in a fresh temp dir under /dev/shm (else $TMPDIR, else /tmp) that
   // is removed at startup once the store has it open (so nothing is left behind, even after

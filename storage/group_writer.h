@@ -1,5 +1,5 @@
-// The single writer and its group commit (STYLE rule 2): requests queue up; the writer thread
-// takes up to max_batch of them, runs each in its own nested transaction of one write
+// The single writer thread and its group commit (ARCHITECTURE.md rule 2): requests queue up; the
+// writer takes up to max_batch of them, runs each in its own nested transaction of one write
 // transaction, commits that once (one fsync for the whole group) and then reports every result.
 // When the writer is idle and a commit costs no fsync, a caller may instead commit its one
 // request on its own thread (TryWrite): no hand-off, no wake-up of the writer thread.

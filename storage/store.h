@@ -2,8 +2,8 @@
 // entity, a read API over short-lived snapshots and a write API through a group-commit writer.
 //
 // LMDB: one writer at a time; a read transaction belongs to one thread and must end before the
-// caller suspends (STYLE rule 2) — ReadView is a stack object, never kept across a co_await.
-// LMDB: long-lived readers stop page reuse and grow the file; keep ReadViews short.
+// caller suspends (ARCHITECTURE.md rule 2) — ReadView is a stack object, never kept across a
+// co_await. LMDB: long-lived readers stop page reuse and grow the file; keep ReadViews short.
 #pragma once
 
 #include <chrono>

@@ -15,7 +15,7 @@ constexpr std::string_view kSecondarySuffix = "-secondary";
 tl::unexpected<Error> InvalidUri() { return Fail(ErrorCode::kInvalidUri); }
 tl::unexpected<Error> WrongVerb() { return Fail(ErrorCode::kUnsupportedHttpVerb); }
 
-// Azure: spec §1.3 — parameter names and values arrive percent-encoded (`%24filter` from node
+// Azure: spec §1.2 — parameter names and values arrive percent-encoded (`%24filter` from node
 // legacy). '+' decodes to a space as in any form-encoded query (what Azurite's and IIS's query
 // parsers do); SDKs that mean '+' send %2B.
 void ParseQuery(std::string_view query, QueryParams& out) {

@@ -1,5 +1,5 @@
-// The connection layer (STYLE rule 1): the only asynchronous code. Shape follows the Beast
-// coroutine examples (boost-1.81): every request gets a fresh parser with its own limits and
+// The connection layer (ARCHITECTURE.md rule 1): the only asynchronous code. Shape follows the
+// Beast coroutine examples (boost-1.81): every request gets a fresh parser with its own limits and
 // a timeout; the pipeline below is plain synchronous code.
 #include "server/net/session.h"
 

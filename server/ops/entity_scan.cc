@@ -18,7 +18,7 @@ PropertyView StringView(std::string_view text) {
 
 // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
 std::optional<PropertyView> SystemProperty(std::string_view name, std::string_view pk,
-                                               std::string_view rk, DateTime timestamp) {
+                                           std::string_view rk, DateTime timestamp) {
   if (name == "PartitionKey") return StringView(pk);
   if (name == "RowKey") return StringView(rk);
   if (name == "Timestamp") {
@@ -118,11 +118,10 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
       continue;
     }
     bool stopped = false;
-    auto scanned =
-        view.ScanEntities(table, range, [&](const storage::EntityView& entity) {
-          stopped = !builder.Visit(entity);
-          return !stopped;
-        });
+    auto scanned = view.ScanEntities(table, range, [&](const storage::EntityView& entity) {
+      stopped = !builder.Visit(entity);
+      return !stopped;
+    });
     if (!scanned) return tl::unexpected(scanned.error());
     if (stopped) break;
   }

@@ -133,8 +133,8 @@ Result<void> Service::Run(Exchange& exchange) const {
   ctx.sas = sas.get();
   ctx.rbac = rbac;
   auto outcome = Dispatch(ctx);
-  // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
-  // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
+  // ARCHITECTURE.md: auth -> throttle -> handler. Dispatch has decoded the request (and answered a
+  // read) but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
   // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
   if (r.op != Operation::kPreflight && !exchange.explorer) {
     RequestCharge charge;

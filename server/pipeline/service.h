@@ -1,5 +1,5 @@
-// The request pipeline (STYLE: "a request travels one way"): request id -> route -> auth ->
-// negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
+// The request pipeline (ARCHITECTURE.md: "a request travels one way"): request id -> route -> auth
+// -> negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
 // session owns the socket and, for writes, awaits the store between Handle and Complete.
 #pragma once
 

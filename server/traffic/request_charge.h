@@ -12,7 +12,7 @@
 namespace malachite::server {
 
 // What one query read and returned. Azure: spec §12.1 — the service's entity rate counts the
-// entities a query scans, not those it returns, so later throttling charges `scanned`.
+// entities a query scans, not those it returns, so the throttle charges `scanned`.
 struct QueryStats {
   std::uint64_t scanned = 0;   // entities (or tables) read from storage, matching or not
   std::uint64_t returned = 0;  // entities (or tables) in the response

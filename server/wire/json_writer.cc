@@ -1,4 +1,3 @@
-#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 #include <charconv>
@@ -7,6 +6,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "server/http/url_coding.h"
 
 namespace malachite::server {
 

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { AzureNamedKeyCredential, TableClient, TableServiceClient } from "@azure/data-tables";
-import { startServer, kDevAccount, kDevKey, expectError, uniqueTableName, capture } from "./server.mjs";
+import { startServer, kDevAccount, kDevKey, expectError, uniqueTableName, capture } from "../../support/server.mjs";
 import { localhostAgent } from "./access.mjs";
 
 let server;

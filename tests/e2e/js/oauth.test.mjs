@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import https from "node:https";
 import { rmSync } from "node:fs";
 import { TableClient, TableServiceClient } from "@azure/data-tables";
-import { startServer, kDevAccount, expectError, errorCode, uniqueTableName } from "./server.mjs";
+import { startServer, kDevAccount, expectError, errorCode, uniqueTableName } from "../../support/server.mjs";
 import {
   haveOpenssl, makeCertificate, localhostAgent, mintToken, testCredential, makeIssuerKeys,
   kTenant, kOtherTenant,

@@ -12,7 +12,8 @@ import pytest
 
 from azure.data.tables import TableTransactionError
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, stop_checked
 
 WRITERS = 8
 ROWS = 20

@@ -14,7 +14,8 @@ from azure.core import MatchConditions
 from azure.core.exceptions import ResourceModifiedError
 from azure.data.tables import UpdateMode
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, stop_checked
 
 WRITERS = 16
 MIN_ACKED_BEFORE_KILL = 1500

@@ -1,10 +1,11 @@
 #include "config/server_config.h"
-#include "config/man_page.h"
-
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <vector>
+
+#include "config/man_page.h"
+#include "tests/support/temp_dir.h"
 
 namespace malachite {
 namespace {
@@ -136,18 +137,15 @@ namespace {
 // A config file in a temp dir, removed with the object.
 class TempFile {
  public:
-  explicit TempFile(const std::string& text) {
-    char pattern[] = "/tmp/malachite-config-test-XXXXXX";
-    int fd = ::mkstemp(pattern);
-    REQUIRE(fd >= 0);
-    REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
-    ::close(fd);
-    path_ = pattern;
+  explicit TempFile(const std::string& text) : path_(dir_.path() + "/malachite.conf") {
+    std::ofstream file(path_, std::ios::binary);
+    file << text;
+    REQUIRE(file.flush());
   }
-  ~TempFile() { ::unlink(path_.c_str()); }
   const char* path() const { return path_.c_str(); }
 
  private:
+  testing::TempDir dir_{"malachite-config"};
   std::string path_;
 };
 

@@ -12,7 +12,7 @@ namespace {
 
 class Fixture {
  public:
-  Fixture() : host_(DateTime{638000000000000000}, Unthrottled()) {}
+  Fixture() : host_(DateTime{638000000000000000}, "malachite-explorer", Unthrottled()) {}
 
   // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
   // <rewritten target>"). With x-ms-version and Host, as the page sends them.
@@ -43,7 +43,7 @@ class Fixture {
     return config;
   }
 
-  testing::ServiceHost host_;
+  testing::ServiceHarness host_;
   Request request_;
   Response response_;
 };

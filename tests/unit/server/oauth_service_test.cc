@@ -1,10 +1,8 @@
 // Bearer tokens and host-style URLs through the whole pipeline (Service::Handle + the store's
 // writer + Complete) over a real store in a temp dir: the answers by x-ms-version, the role
 // split, $batch, and what cannot be combined (spec §1.1, §10.9).
-#include <stdlib.h>
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "common/datetime.h"
 #include "server/http/router.h"
@@ -22,33 +20,11 @@ constexpr std::string_view kChallengeVersion = "2020-12-06";
 
 class OAuthFixture {
  public:
-  explicit OAuthFixture(bool oauth = true) : clock_(kStart) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-oauth-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.durability = Durability::kNone;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    config.oauth.enabled = oauth;
-    config.oauth.tenant = std::string(kTenant);
-    config.oauth.roles = *ParseRoleAssignments(
-        "--oauth-roles", "reader=reader; admin=account-contributor; *=contributor");
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
-  ~OAuthFixture() {
-    service_.reset();
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  explicit OAuthFixture(bool oauth = true) : harness_(kStart, "malachite-oauth", Config(oauth)) {}
 
   // A token of principal `oid` (unsigned: no issuer keys here), with `aud`.
   std::string Token(std::string_view oid, std::string_view aud = "https://storage.azure.com") {
-    const std::int64_t now = (clock_.Now().ticks - kUnixEpochTicks) / kTicksPerSecond;
+    const std::int64_t now = (harness_.clock().Now().ticks - kUnixEpochTicks) / kTicksPerSecond;
     return testing::UnsignedToken(
         R"({"aud":")" + std::string(aud) + R"(","iss":"https://sts.windows.net/)" +
         std::string(kTenant) + R"(/","nbf":)" + std::to_string(now - 60) + R"(,"exp":)" +
@@ -68,7 +44,7 @@ class OAuthFixture {
     request.headers = std::move(headers);
     if (!request.Find("Host")) request.headers.push_back({"Host", "127.0.0.1:10002"});
     request.headers.push_back({"x-ms-version", std::string(version)});
-    request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
+    request.headers.push_back({"x-ms-date", FormatRfc1123(harness_.clock().Now())});
     if (!request.Find("Accept")) {
       request.headers.push_back({"Accept", "application/json;odata=minimalmetadata"});
     }
@@ -76,7 +52,7 @@ class OAuthFixture {
       request.headers.push_back({"Content-Type", "application/json"});
     }
     if (!authorization.empty()) request.headers.push_back({"Authorization", authorization});
-    testing::RunExchange(*service_, *store_, exchange_);
+    harness_.Run(exchange_);
     return exchange_.response;
   }
   Response Bearer(std::string method, std::string target, std::string_view oid,
@@ -86,10 +62,16 @@ class OAuthFixture {
   }
 
  private:
-  ManualClock clock_;
-  std::string dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  static ServerConfig Config(bool oauth) {
+    ServerConfig config;
+    config.oauth.enabled = oauth;
+    config.oauth.tenant = std::string(kTenant);
+    config.oauth.roles = *ParseRoleAssignments(
+        "--oauth-roles", "reader=reader; admin=account-contributor; *=contributor");
+    return config;
+  }
+
+  testing::ServiceHarness harness_;
   Exchange exchange_;
 };
 

@@ -9,7 +9,7 @@
 
 #include "storage/account_reset.h"
 #include "storage/data_dir_lock.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {

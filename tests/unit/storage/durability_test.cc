@@ -10,7 +10,9 @@
 #include <set>
 #include <thread>
 
-#include "store_fixture.h"
+#include "common/clock.h"
+#include "storage/store.h"
+#include "tests/support/temp_dir.h"
 
 namespace malachite::storage {
 namespace {

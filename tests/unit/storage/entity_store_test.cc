@@ -4,7 +4,7 @@
 #include "storage/lmdb_env.h"
 #include "storage/lmdb_txn.h"
 #include "storage/store_meta.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -84,7 +84,7 @@ TEST_CASE("entity_store: scan views read properties in place and decode on deman
 }
 
 TEST_CASE("entity_store: data survives closing and reopening the store", "[storage]") {
-  StoreFixture f(Durability::kFull);
+  StoreFixture f({.durability = Durability::kFull});
   TableInfo t = f.CreateTable("acct", "Durable");
   f.Put(t, "p", "r", {{"X", EdmValue::Double(1.5)}});
   f.Reopen();

@@ -3,7 +3,7 @@
 #include <future>
 #include <thread>
 
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -13,7 +13,7 @@ using testing::TempDir;
 
 TEST_CASE("group_writer: many threads writing concurrently all succeed in fewer commits",
           "[storage]") {
-  StoreFixture f(Durability::kFull);  // no inline commits: every write queues
+  StoreFixture f({.durability = Durability::kFull});  // no inline commits: every write queues
   TableInfo t = f.CreateTable("acct", "Busy");
   StoreStats before = f.store().Stats();
   constexpr int kThreads = 8, kPerThread = 100;
@@ -113,7 +113,7 @@ TEST_CASE("group_writer: an exception in a WriteFn fails only that request", "[s
 TEST_CASE(
     "group_writer: TryWrite commits a lone write on the caller's thread when the writer idles",
     "[storage]") {
-  StoreFixture f(Durability::kProcess);
+  StoreFixture f({.durability = Durability::kProcess});
   TableInfo t = f.CreateTable("acct", "Inline");
   StoreStats before = f.store().Stats();
   const auto caller = std::this_thread::get_id();
@@ -145,7 +145,7 @@ TEST_CASE(
 TEST_CASE(
     "group_writer: TryWrite declines without blocking while a group commits, and in full mode",
     "[storage]") {
-  StoreFixture f(Durability::kProcess);
+  StoreFixture f({.durability = Durability::kProcess});
   TableInfo t = f.CreateTable("acct", "Busy");
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
@@ -172,7 +172,7 @@ TEST_CASE(
   CHECK(f.store().Write(std::move(put)));
   CHECK(called);
 
-  StoreFixture full(Durability::kFull);
+  StoreFixture full({.durability = Durability::kFull});
   WriteFn noop = [](WriteContext&) -> Result<void> { return {}; };
   CHECK_FALSE(full.store().TryWrite(noop));
   CHECK(noop);

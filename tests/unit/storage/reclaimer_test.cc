@@ -2,7 +2,7 @@
 #include <chrono>
 
 #include "storage/lmdb_env.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
