@@ -50,6 +50,8 @@ void ReserveReaderTable(const std::string& dir) {
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size > 0) (void)::posix_fallocate(fd, 0, st.st_size);
   ::close(fd);
+}
+
 // LMDB: a commit normally syncs twice: the data pages (fdatasync), then the meta page that
 // points at them (written through an O_DSYNC descriptor). MDB_NOSYNC skips both: the commit is
 // in the page cache (it survives the process, not the host) and the background flush syncs it.
