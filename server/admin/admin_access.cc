@@ -40,7 +40,53 @@ void Refuse(Response& response, int status, std::string_view why) {
       "everyone.\n";
 }
 
+// "localhost", "<name>.localhost", 127.x.y.z or [::1], with or without ":<port>".
+bool IsLoopbackName(std::string_view host) {
+  if (!host.empty() && host.front() == '[') {
+    const std::size_t close = host.find(']');
+    return close != std::string_view::npos && host.substr(1, close - 1) == "::1";
+  }
+  host = host.substr(0, host.find(':'));
+  std::string name = AsciiLower(host);
+  if (!name.empty() && name.back() == '.') name.pop_back();
+  if (name == "localhost") return true;
+  if (name.size() > 10 && name.compare(name.size() - 10, 10, ".localhost") == 0) return true;
+  in_addr address{};
+  return ::inet_pton(AF_INET, name.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
+}
+
 }  // namespace
+
+// Emulator: admitting loopback clients trusts the machine, not every web page its browser opens.
+// A page of another site can make the browser send a "simple" POST to 127.0.0.1 without a CORS
+// preflight (POST /-/reset wipes the store, POST /-/faults can drop every connection), and a
+// DNS-rebound name can make such a page same-origin. A browser names itself with Origin (CORS
+// and every non-GET request) or Sec-Fetch-Site (every request of current browsers); such a
+// request is a loopback client's only when it addresses the server by a loopback name and its
+// Origin, if any, is this server's own. Scripts, SDKs and curl send neither header.
+std::string ForeignPageReason(const Request& request) {
+  const auto origin = request.Find("Origin");
+  const auto fetch_site = request.Find("Sec-Fetch-Site");
+  if (!origin && !fetch_site) return {};
+  const auto host = request.Find("Host");
+  if (!host || !IsLoopbackName(*host)) {
+    return "A browser may use the admin endpoints without credentials only at a loopback address "
+           "(127.0.0.1, [::1], localhost), not at '" +
+           std::string(host.value_or("")) + "'.";
+  }
+  if (origin) {
+    const std::string own =
+        std::string(request.secure ? "https://" : "http://") + std::string(*host);
+    if (AsciiLower(*origin) != AsciiLower(own)) {
+      return "A page of another origin (" + std::string(*origin) +
+             ") may not use the admin endpoints.";
+    }
+  }
+  if (fetch_site && *fetch_site == "cross-site") {
+    return "A page of another site may not use the admin endpoints.";
+  }
+  return {};
+}
 
 bool IsHealthProbePath(std::string_view path) { return path == "/-/healthy" || path == "/-/ready"; }
 
@@ -100,8 +146,15 @@ bool AdminAccess::CredentialsValid(const Request& request, std::string_view auth
 }
 
 bool AdminAccess::Admit(const Request& request, Response& refusal) const {
-  if (open_ || IsLoopbackAddress(request.remote_address)) return true;
+  if (open_) return true;
   const auto authorization = request.Find("Authorization");
+  if (IsLoopbackAddress(request.remote_address)) {
+    const std::string foreign = ForeignPageReason(request);
+    if (foreign.empty()) return true;
+    if (authorization && CredentialsValid(request, *authorization)) return true;
+    Refuse(refusal, 403, foreign);
+    return false;
+  }
   if (!authorization || authorization->empty()) {
     Refuse(refusal, 401, "This admin endpoint needs credentials from a non-loopback client.");
     return false;

@@ -25,6 +25,11 @@ bool IsHealthProbePath(std::string_view path);
 // in-process caller), and counts as loopback; the session always fills in a network peer.
 bool IsLoopbackAddress(std::string_view address);
 
+// Why a request from a browser page may not use the admin endpoints on a loopback client's
+// standing (a page of another origin, or a name other than a loopback one, as DNS rebinding
+// gives); empty when it may, or when no browser sent it (no Origin or Sec-Fetch-Site header).
+std::string ForeignPageReason(const Request& request);
+
 class AdminAccess {
  public:
   // `open`: every client may (ServerConfig::admin_open or ::loose). `clock` must outlive the
@@ -34,7 +39,8 @@ class AdminAccess {
   // The rule for `config`'s --admin-open/--loose and accounts.
   static AdminAccess ForConfig(const ServerConfig& config, const Clock& clock);
 
-  // Whether `request` may use an admin endpoint. True for a loopback client, or one whose
+  // Whether `request` may use an admin endpoint. True for a loopback client (unless a browser
+  // sent it from a foreign page: ForeignPageReason), or one whose
   // Authorization header carries an account's credentials:
   //   SharedKey/SharedKeyLite <account>:<signature> — signed as a Table request is (spec §10.2),
   //     with CanonicalizedResource "/<account><path>" and a Date/x-ms-date within 15 minutes;

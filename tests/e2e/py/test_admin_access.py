@@ -62,3 +62,33 @@ def test_admin_open_and_loose_open_the_admin_endpoints(results, flags):
     r = results[flags]
     assert r["outside metrics"] == 200
     assert r["outside faults"] == 200
+
+
+def _admin(server, method, path, headers):
+    import urllib.error
+    import urllib.request
+    url = server.account_url.rsplit("/", 1)[0] + path
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, method=method, headers=headers), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_a_browser_page_of_another_site_cannot_reset_or_fault_through_loopback(server, service):
+    """A page of another site can make a browser POST to 127.0.0.1 without a preflight; a rebound
+    DNS name makes it same-origin. Neither gets the loopback pass (scripts, which send no Origin,
+    still do)."""
+    service.create_table("keepme")
+    host = server.account_url.split("/")[2]
+    evil = {"Origin": "https://evil.example", "Host": host}
+    assert _admin(server, "POST", "/-/reset?seed=false", evil) == 403
+    assert _admin(server, "POST", "/-/faults", dict(evil, **{"Content-Type": "application/json"})) == 403
+    assert _admin(server, "GET", "/-/partitions", {"Sec-Fetch-Site": "cross-site"}) == 403
+    rebound = {"Host": "evil.example:%s" % host.split(":")[1], "Origin": "http://evil.example:%s" % host.split(":")[1]}
+    assert _admin(server, "POST", "/-/reset?seed=false", rebound) == 403
+    assert [t.name for t in service.list_tables() if t.name == "keepme"] == ["keepme"]
+    # The explorer's own page (same origin, loopback name) and scripts (no Origin) are admitted.
+    assert _admin(server, "GET", "/-/metrics", {"Origin": "http://" + host, "Sec-Fetch-Site": "same-origin"}) == 200
+    assert _admin(server, "POST", "/-/reset?seed=false", {}) == 200
+    assert [t.name for t in service.list_tables() if t.name == "keepme"] == []

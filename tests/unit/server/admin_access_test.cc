@@ -105,6 +105,53 @@ TEST_CASE("admin_access: a non-loopback client needs an account's credentials", 
                                     {{"Authorization", "Basic !!notbase64"}})) == "403");
 }
 
+TEST_CASE("admin_access: a browser page of another site or a rebound name gets no loopback pass",
+          "[admin]") {
+  ManualClock clock(kNow);
+  const AdminAccess access(Accounts(), false, clock);
+  auto post = [](std::vector<Header> headers) {
+    Request request = AdminRequest("/-/reset", "127.0.0.1", std::move(headers));
+    request.method = "POST";
+    return request;
+  };
+  // Scripts and SDKs name no Origin: the loopback rule as before.
+  CHECK(Decide(access, post({{"Host", "127.0.0.1:10002"}})) == "admitted");
+  // The explorer page itself: same origin, loopback name.
+  CHECK(Decide(access, post({{"Host", "127.0.0.1:10002"},
+                             {"Origin", "http://127.0.0.1:10002"},
+                             {"Sec-Fetch-Site", "same-origin"}})) == "admitted");
+  CHECK(Decide(access, post({{"Host", "localhost:10002"}, {"Origin", "http://localhost:10002"}})) ==
+        "admitted");
+  CHECK(Decide(access, post({{"Host", "[::1]:10002"}, {"Origin", "http://[::1]:10002"}})) ==
+        "admitted");
+  CHECK(Decide(access, AdminRequest("/-/metrics", "127.0.0.1",
+                                    {{"Host", "devstoreaccount1.localhost:10002"},
+                                     {"Sec-Fetch-Site", "none"}})) == "admitted");
+  // Another site's page: a "simple" POST needs no preflight, so the Origin decides.
+  CHECK(Decide(access, post({{"Host", "127.0.0.1:10002"}, {"Origin", "https://evil.example"}})) ==
+        "403");
+  CHECK(Decide(access, post({{"Host", "127.0.0.1:10002"}, {"Origin", "http://localhost:3000"}})) ==
+        "403");
+  CHECK(Decide(access, AdminRequest("/-/metrics", "127.0.0.1",
+                                    {{"Host", "127.0.0.1:10002"},
+                                     {"Sec-Fetch-Site", "cross-site"}})) == "403");
+  // DNS rebinding: the page is same-origin with a name that now points at 127.0.0.1.
+  CHECK(Decide(access, post({{"Host", "evil.example:10002"},
+                             {"Origin", "http://evil.example:10002"}})) == "403");
+  CHECK(Decide(access, AdminRequest("/-/partitions", "127.0.0.1",
+                                    {{"Host", "evil.example:10002"},
+                                     {"Sec-Fetch-Site", "same-origin"}})) == "403");
+  // With an account's credentials the page may (it had to know the key).
+  CHECK(Decide(access, post({{"Host", "evil.example:10002"},
+                             {"Origin", "http://evil.example:10002"},
+                             {"Authorization", "Bearer " + std::string(kDevAccountKey)}})) ==
+        "admitted");
+  // --admin-open opens it all.
+  const AdminAccess open(Accounts(), true, clock);
+  CHECK(Decide(open, post({{"Host", "127.0.0.1:10002"}, {"Origin", "https://evil.example"}})) ==
+        "admitted");
+}
+
 TEST_CASE("admin_access: Shared Key over the admin path, with the date rule of the Table service",
           "[admin]") {
   ManualClock clock(kNow);
