@@ -110,48 +110,57 @@ AdminAccess AdminAccess::ForConfig(const ServerConfig& config, const Clock& cloc
   return AdminAccess(config.accounts, config.admin_open || config.loose, clock);
 }
 
-bool AdminAccess::CredentialsValid(const Request& request, std::string_view authorization) const {
+std::optional<std::string> AdminAccess::CredentialsAccount(const Request& request,
+                                                           std::string_view authorization) const {
   const auto [scheme, credentials] = SplitScheme(authorization);
   if (scheme == "Bearer") {
     for (const AccountConfig& account : accounts_) {
       if (SameSecret(credentials, account.key1) || SameSecret(credentials, account.key2)) {
-        return true;
+        return account.name;
       }
     }
-    return false;
+    return std::nullopt;
   }
   if (scheme == "Basic") {
     const auto decoded = Base64Decode(credentials);
-    if (!decoded) return false;
+    if (!decoded) return std::nullopt;
     const std::size_t colon = decoded->find(':');
-    if (colon == std::string::npos) return false;
+    if (colon == std::string::npos) return std::nullopt;
     const std::string_view name = std::string_view(*decoded).substr(0, colon);
     const std::string_view key = std::string_view(*decoded).substr(colon + 1);
     for (const AccountConfig& account : accounts_) {
       if (account.name == name &&
           (SameSecret(key, account.key1) || SameSecret(key, account.key2))) {
-        return true;
+        return account.name;
       }
     }
-    return false;
+    return std::nullopt;
   }
-  if (scheme != "SharedKey" && scheme != "SharedKeyLite") return false;
+  if (scheme != "SharedKey" && scheme != "SharedKeyLite") return std::nullopt;
   // Signed like a Table request whose resource is the admin path (no query: nothing under /-/
   // takes comp=).
   Route route;
   route.account = std::string(credentials.substr(0, credentials.find(':')));
   route.raw_path = request.target.substr(0, request.target.find('?'));
   route.method = request.method;
-  return authenticator_.Authenticate(request, route, clock_.Now()).has_value();
+  if (!authenticator_.Authenticate(request, route, clock_.Now())) return std::nullopt;
+  return route.account;
 }
 
-bool AdminAccess::Admit(const Request& request, Response& refusal) const {
+bool AdminAccess::Admit(const Request& request, Response& refusal,
+                        std::string* credential_account) const {
+  if (credential_account != nullptr) credential_account->clear();
   if (open_) return true;
   const auto authorization = request.Find("Authorization");
+  auto admitted_by = [&](std::optional<std::string> account) {
+    if (!account) return false;
+    if (credential_account != nullptr) *credential_account = std::move(*account);
+    return true;
+  };
   if (IsLoopbackAddress(request.remote_address)) {
     const std::string foreign = ForeignPageReason(request);
     if (foreign.empty()) return true;
-    if (authorization && CredentialsValid(request, *authorization)) return true;
+    if (authorization && admitted_by(CredentialsAccount(request, *authorization))) return true;
     Refuse(refusal, 403, foreign);
     return false;
   }
@@ -159,7 +168,7 @@ bool AdminAccess::Admit(const Request& request, Response& refusal) const {
     Refuse(refusal, 401, "This admin endpoint needs credentials from a non-loopback client.");
     return false;
   }
-  if (CredentialsValid(request, *authorization)) return true;
+  if (admitted_by(CredentialsAccount(request, *authorization))) return true;
   Refuse(refusal, 403, "The credentials match no account of this server.");
   return false;
 }

@@ -48,10 +48,15 @@ class AdminAccess {
   //   Basic base64(<account>:<account key>) — what a browser sends after the 401 challenge.
   // Otherwise false, with `refusal` filled in: 401 (no credentials; WWW-Authenticate offers
   // Basic and Bearer) or 403 (credentials that match no account), text/plain bodies saying why.
-  bool Admit(const Request& request, Response& refusal) const;
+  // When `credential_account` is given, it is set to the account whose credentials admitted the
+  // request, and left empty when the request needed none (loopback, --admin-open).
+  bool Admit(const Request& request, Response& refusal,
+             std::string* credential_account = nullptr) const;
 
  private:
-  bool CredentialsValid(const Request& request, std::string_view authorization) const;
+  // The account `authorization` holds the credentials of, if any.
+  std::optional<std::string> CredentialsAccount(const Request& request,
+                                                std::string_view authorization) const;
 
   bool open_;
   std::vector<AccountConfig> accounts_;

@@ -41,9 +41,10 @@ bool IsAdminTarget(std::string_view target) {
 }
 
 bool AdmitAdminRequest(const Request& request, std::string_view path, const AdminContext& context,
-                       Response& response) {
+                       Response& response, std::string* credential_account) {
   if (IsHealthProbePath(path)) return true;
-  if (context.access != nullptr) return context.access->Admit(request, response);
+  if (context.access != nullptr)
+    return context.access->Admit(request, response, credential_account);
   if (IsLoopbackAddress(request.remote_address)) return true;
   Answer(response, 403, "admin endpoints answer loopback clients only");
   return false;
@@ -52,10 +53,14 @@ bool AdmitAdminRequest(const Request& request, std::string_view path, const Admi
 AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Response& response,
                                AdminJob* job) {
   const std::string_view path = PathOf(request.target);
-  if (!AdmitAdminRequest(request, path, context, response)) return AdminAnswer::kAnswered;
+  std::string credential_account;
+  if (!AdmitAdminRequest(request, path, context, response, &credential_account)) {
+    return AdminAnswer::kAnswered;
+  }
   if (context.traffic != nullptr && context.insight != nullptr && IsExplorerPath(path)) {
-    return HandleExplorerRequest(request, ExplorerContext{*context.insight, *context.traffic},
-                                 response) == ExplorerAnswer::kTableApi
+    return HandleExplorerRequest(
+               request, ExplorerContext{*context.insight, *context.traffic, credential_account},
+               response) == ExplorerAnswer::kTableApi
                ? AdminAnswer::kTableApi
                : AdminAnswer::kAnswered;
   }

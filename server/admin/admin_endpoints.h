@@ -34,9 +34,10 @@ struct AdminContext {
 // The admin access rule, applied by HandleAdminRequest before any /-/ path is dispatched:
 // true when `request` may use `path`; false with the 401/403 answer in `response`. Every
 // endpoint under /-/ (traffic, data, insight, the explorer, and any added later) is behind it;
-// only the health probes are not.
+// only the health probes are not. `credential_account` (when given) names the account whose
+// credentials admitted the request; empty when it needed none.
 bool AdmitAdminRequest(const Request& request, std::string_view path, const AdminContext& context,
-                       Response& response);
+                       Response& response, std::string* credential_account = nullptr);
 
 // What HandleAdminRequest did.
 enum class AdminAnswer {
