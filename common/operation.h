@@ -54,7 +54,8 @@ struct OperationTraits {
   // Azure: spec §12.1 — the route's PartitionKey is the partition the request works in
   // (Get Entity and the writes addressed by key; not Insert, whose keys are in the body).
   bool route_names_partition = false;
-  // Azure: spec §7.1 — may be an operation inside a $batch changeset (the entity writes and Insert).
+  // Azure: spec §7.1 — may be an operation inside a $batch changeset (the entity writes and
+  // Insert).
   bool batch_allowed = false;
   // Azure: spec §10.7 — an account SAS needs `account_sas_resource` in srt and any one of
   // `account_sas_any` (when not empty) plus all of `account_sas_all` in sp. kNone: account owner

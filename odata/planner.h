@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "odata/filter.h"
 #include "common/key_range.h"
+#include "odata/filter.h"
 
 namespace malachite::odata {
 

@@ -21,7 +21,8 @@
 namespace malachite::server {
 
 // Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
-// executor (its connection's io_context) once the write is durable or failed. The writer thread only posts.
+// executor (its connection's io_context) once the write is durable or failed. The writer thread
+// only posts.
 template <typename Token>
 auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
   return boost::asio::async_initiate<Token, void(Result<void>)>(

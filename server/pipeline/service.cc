@@ -153,7 +153,7 @@ Result<void> Service::Run(Exchange& exchange) const {
   }
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
-  exchange.query_stats = std::move(outcome->query_stats);
+  exchange.query_stats = outcome->query_stats;
   exchange.partition_charge = std::move(outcome->partition_charge);
   exchange.write_stats = outcome->write_stats;
   if (outcome->write) {

@@ -125,7 +125,9 @@ TEST_CASE("encoding: Utf16Length counts surrogate pairs as two units", "[common]
 TEST_CASE("encoding: IsValidUtf8 finds a bad byte after or inside long ASCII runs", "[common]") {
   CHECK(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3\xa9"));
   CHECK_FALSE(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3"));
-  CHECK_FALSE(IsValidUtf8("0123456\xff" "89abcdef"));
+  CHECK_FALSE(
+      IsValidUtf8("0123456\xff"
+                  "89abcdef"));
   CHECK_FALSE(IsValidUtf8("01234567\xe2\x82"));
 }
 

@@ -169,7 +169,8 @@ TEST_CASE(
   REQUIRE(put);  // untouched: the caller submits it instead
   release.set_value();
   CHECK(held_done.get_future().get());
-  CHECK(f.store().Write(std::move(put)));
+  const Result<void> late = f.store().Write(std::move(put));
+  CHECK(late);
   CHECK(called);
 
   StoreFixture full({.durability = Durability::kFull});
