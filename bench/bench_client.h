@@ -22,8 +22,11 @@ enum class Scenario {
   kInsert,     // POST /<acct>/<t> with Prefer: return-no-content, fresh keys
   kPointRead,  // GET /<acct>/<t>(PartitionKey='..',RowKey='..') of a seeded entity
   kUpsert,     // PUT /<acct>/<t>(PartitionKey='..',RowKey='..') without If-Match (InsertOrReplace)
+  kDelete,     // DELETE with If-Match: * of what a kInsert run with the same insert_prefix wrote
+  kBatch,      // POST /<acct>/$batch: one changeset of kBatchSize inserts into one partition
+               // (BatchKeys); one op = one batch, items = entities
   kList,       // GET /<acct>/<t>() following x-ms-continuation-* headers; one op = one page
-  // Issue 3 query classes, all through $filter on GET /<acct>/<t>():
+  // The query classes, all through $filter on GET /<acct>/<t>():
   kQueryPoint,  // PartitionKey eq and RowKey eq of a seeded entity: exactly 1 entity
   kQueryRange,  // PartitionKey eq and RowKey ge/lt over 100 seeded rows: exactly 100 entities
   kScan,        // RunOptions::scan_filter (a non-key filter): a table scan; one op = one page,
@@ -40,6 +43,9 @@ struct RunOptions {
   std::size_t key_space = 10000;      // reads and upserts address seeded keys [0, key_space)
   std::string insert_prefix = "ins";  // PartitionKey prefix of inserted entities (unique per run)
   std::string scan_filter = "Qty eq -1";  // kScan's $filter (decoded text)
+  // The target is the fixed-response reference server (bench_reference_server): any 2xx counts,
+  // bodies are not checked.
+  bool reference = false;
 };
 
 struct RunResult {
@@ -68,5 +74,12 @@ inline constexpr std::size_t kSeedPartitions = 16;
 inline constexpr std::size_t kRangeRows = 100;
 std::string SeedPartition(std::size_t i);
 std::string SeedRow(std::size_t i);
+
+// Inserts per kBatch op. Batch j of a run with insert_prefix P writes the entities i =
+// j % 16 + 16 * (100 * (j / 16) + m), m < 100, at PartitionKey P<i % 16>, RowKey SeedRow(i): so
+// kSeedBlock * n entities loaded by 16 * n batches with prefix "seed" are exactly the seeded
+// entities [0, kSeedBlock * n) that reads and queries address.
+inline constexpr std::size_t kBatchSize = 100;
+inline constexpr std::size_t kSeedBlock = kBatchSize * kSeedPartitions;
 
 }  // namespace malachite::bench

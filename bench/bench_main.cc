@@ -1,223 +1,172 @@
 // malachite_bench: a bounded load generator for a running Malachite (or any Azure Table endpoint
-// on loopback). Seeds a table, then runs point read, upsert, full listing, insert and the $filter
-// query classes of issue 3 (point, 100-row range, non-key scan of a big table) at each requested
-// concurrency, printing ops/s, p50/p99 latency, (with --server-pid) the server's CPU time per
-// operation and (with the server's --explain header) entities scanned per second.
+// on loopback). Loads a table by $batch, then runs insert, upsert, delete, point read, $batch of
+// 100, a non-key scan and 100-entity range queries at each requested concurrency, printing ops/s,
+// p50/p99 latency, (with --server-pid) the server's CPU time per operation and per entity, and
+// (with --reference-port) the same rows against a fixed-response server with the ratios.
+#include <unistd.h>
+
 #include <cstdio>
-#include <cstdlib>
-#include <iostream>
+#include <map>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "bench/bench_client.h"
+#include "bench/bench_options.h"
 #include "bench/bench_stats.h"
 #include "bench/shared_key_lite.h"
 
 namespace malachite::bench {
 namespace {
 
-constexpr std::string_view kDevKey =
-    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-
-struct Options {
-  Target target;
-  std::string key{kDevKey};
-  std::size_t seed = 10000;
-  std::size_t ops = 20000;
-  std::size_t list_ops = 300;
-  double seconds = 10;
-  std::vector<int> connections{1, 32};
-  std::vector<Scenario> scenarios{Scenario::kPointRead, Scenario::kUpsert, Scenario::kList,
-                                  Scenario::kInsert};
-  int server_pid = 0;
-  std::string scan_table;  // the table `scan` reads (default: --table)
-  std::string scan_filter = "Qty eq -1";
+// One scenario run and the server's CPU time around it.
+struct Measured {
+  RunResult result;
+  std::optional<double> cpu_seconds;
 };
 
-constexpr std::string_view kUsage =
-    "Usage: malachite_bench [--host 127.0.0.1] [--port 10002] [--account devstoreaccount1]\n"
-    "         [--key <base64>] [--table benchtable] [--seed 10000] [--ops 20000] [--list-ops 300]\n"
-    "         [--seconds 10] [--connections 1,32] [--scenarios read,upsert,list,insert]\n"
-    "         [--server-pid <pid>] [--scan-table <table>] [--scan-filter 'Qty eq -1']\n"
-    "Scenarios: read, upsert, list, insert, query-point ($filter PartitionKey eq and RowKey eq),\n"
-    "query-range ($filter over 100 RowKeys of one partition; needs --seed >= 1600), scan (a\n"
-    "non-key --scan-filter over --scan-table, e.g. one loaded by batch_loader; one op = one page;\n"
-    "scanned/s needs the server's --explain header).\n"
-    "Each scenario runs at each connection count until --ops requests (--list-ops pages for list\n"
-    "and scan) or --seconds have passed. Only loopback targets make sense: this is a load "
-    "generator.\n";
-
-std::vector<std::string> SplitComma(std::string_view text) {
-  std::vector<std::string> parts;
-  std::stringstream stream{std::string(text)};
-  for (std::string part; std::getline(stream, part, ',');) {
-    if (!part.empty()) parts.push_back(part);
+Measured Measure(const Target& target, const SharedKeyLiteSigner& signer, const RunOptions& options,
+                 int pid) {
+  std::optional<double> before;
+  if (pid > 0) before = ProcessCpuSeconds(pid);
+  Measured measured{RunScenario(target, signer, options), std::nullopt};
+  if (before) {
+    if (auto after = ProcessCpuSeconds(pid)) measured.cpu_seconds = *after - *before;
   }
-  return parts;
+  return measured;
 }
 
-std::optional<Scenario> ParseScenario(std::string_view name) {
-  if (name == "read") return Scenario::kPointRead;
-  if (name == "upsert") return Scenario::kUpsert;
-  if (name == "list") return Scenario::kList;
-  if (name == "insert") return Scenario::kInsert;
-  if (name == "query-point") return Scenario::kQueryPoint;
-  if (name == "query-range") return Scenario::kQueryRange;
-  if (name == "scan") return Scenario::kScan;
-  return std::nullopt;
+// "12.3 us" of CPU per op, or "-".
+std::string CpuPerOp(const Measured& m) {
+  if (!m.cpu_seconds || m.result.ops == 0) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f us", *m.cpu_seconds * 1e6 / m.result.ops);
+  return buffer;
 }
 
-// Parses argv; exits with the usage text on --help or a malformed flag.
-Options ParseOptions(int argc, char** argv) {
-  Options options;
-  auto fail = [](std::string_view why) {
-    std::cerr << "malachite_bench: " << why << "\n" << kUsage;
-    std::exit(2);
-  };
-  for (int i = 1; i < argc; ++i) {
-    std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
+// Entities (scanned ones for a scan) per server CPU-second, or "-".
+std::string PerCpuSecond(Scenario scenario, const Measured& m) {
+  const std::size_t items = scenario == Scenario::kScan ? m.result.scanned : m.result.entities;
+  if (!m.cpu_seconds || *m.cpu_seconds <= 0 || items == 0) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2fM", items / *m.cpu_seconds / 1e6);
+  return buffer;
+}
+
+double PerSecond(std::size_t n, const RunResult& r) { return n / (r.seconds > 0 ? r.seconds : 1); }
+
+void PrintHeader(bool reference) {
+  std::printf("%-11s %5s %9s %10s %8s %8s %10s %9s", "row", "conns", "ops/s", "items/s", "p50 ms",
+              "p99 ms", "CPU/op", "items/CPUs");
+  if (reference) {
+    std::printf(" | %9s %8s %10s | %8s %8s", "ref ops/s", "ref p50", "ref CPU/op", "x ops/s",
+                "x CPU/op");
+  }
+  std::printf("\n");
+}
+
+void PrintRow(Scenario scenario, int connections, Measured& m, Measured* ref) {
+  RunResult& r = m.result;
+  const std::size_t items = scenario == Scenario::kScan ? r.scanned : r.entities;
+  std::printf(
+      "%-11s %5d %9.0f %10.0f %8.3f %8.3f %10s %9s", std::string(ScenarioName(scenario)).c_str(),
+      connections, PerSecond(r.ops, r), PerSecond(items, r), r.latencies.Percentile(50) / 1e3,
+      r.latencies.Percentile(99) / 1e3, CpuPerOp(m).c_str(), PerCpuSecond(scenario, m).c_str());
+  if (ref) {
+    RunResult& q = ref->result;
+    const double ops_ratio = PerSecond(r.ops, r) / std::max(1.0, PerSecond(q.ops, q));
+    std::string cpu_ratio = "-";
+    if (m.cpu_seconds && ref->cpu_seconds && r.ops && q.ops && *ref->cpu_seconds > 0) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.2f",
+                    (*m.cpu_seconds / r.ops) / (*ref->cpu_seconds / q.ops));
+      cpu_ratio = buffer;
     }
-    if (i + 1 >= argc) fail("missing value for " + std::string(flag));
-    std::string value = argv[++i];
-    try {
-      if (flag == "--host")
-        options.target.host = value;
-      else if (flag == "--port")
-        options.target.port = static_cast<unsigned short>(std::stoul(value));
-      else if (flag == "--account")
-        options.target.account = value;
-      else if (flag == "--key")
-        options.key = value;
-      else if (flag == "--table")
-        options.target.table = value;
-      else if (flag == "--seed")
-        options.seed = std::stoul(value);
-      else if (flag == "--ops")
-        options.ops = std::stoul(value);
-      else if (flag == "--list-ops")
-        options.list_ops = std::stoul(value);
-      else if (flag == "--seconds")
-        options.seconds = std::stod(value);
-      else if (flag == "--server-pid")
-        options.server_pid = std::stoi(value);
-      else if (flag == "--scan-table")
-        options.scan_table = value;
-      else if (flag == "--scan-filter")
-        options.scan_filter = value;
-      else if (flag == "--connections") {
-        options.connections.clear();
-        for (const auto& part : SplitComma(value)) options.connections.push_back(std::stoi(part));
-      } else if (flag == "--scenarios") {
-        options.scenarios.clear();
-        for (const auto& part : SplitComma(value)) {
-          auto scenario = ParseScenario(part);
-          if (!scenario) fail("unknown scenario '" + part + "' (see --help)");
-          options.scenarios.push_back(*scenario);
-        }
-      } else {
-        fail("unknown option " + std::string(flag));
-      }
-    } catch (const std::exception&) {
-      fail("bad value '" + value + "' for " + std::string(flag));
-    }
+    std::printf(" | %9.0f %8.3f %10s | %8.2f %8s", PerSecond(q.ops, q),
+                q.latencies.Percentile(50) / 1e3, CpuPerOp(*ref).c_str(), ops_ratio,
+                cpu_ratio.c_str());
   }
-  if (options.seed == 0) fail("--seed must be at least 1");
-  for (Scenario scenario : options.scenarios) {
-    if (scenario == Scenario::kQueryRange && options.seed < kRangeRows * kSeedPartitions)
-      fail("query-range needs --seed >= " + std::to_string(kRangeRows * kSeedPartitions));
-  }
-  if (options.scan_table.empty()) options.scan_table = options.target.table;
-  return options;
-}
-
-void PrintHeader() {
-  std::printf("%-11s %5s %8s %6s %10s %10s %9s %9s %14s %11s\n", "scenario", "conns", "ops",
-              "errors", "ops/s", "items/s", "p50 ms", "p99 ms", "server CPU/op", "scanned/s");
-}
-
-void PrintRow(Scenario scenario, int connections, RunResult& result,
-              std::optional<double> server_cpu_seconds) {
-  double seconds = result.seconds > 0 ? result.seconds : 1;
-  std::string cpu = "-";
-  if (server_cpu_seconds && result.ops > 0) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f us", *server_cpu_seconds * 1e6 / result.ops);
-    cpu = buffer;
-  }
-  std::string scanned = "-";
-  if (result.scanned > 0)
-    scanned = std::to_string(static_cast<long long>(result.scanned / seconds));
-  std::printf("%-11s %5d %8zu %6zu %10.0f %10.0f %9.3f %9.3f %14s %11s\n",
-              std::string(ScenarioName(scenario)).c_str(), connections, result.ops, result.errors,
-              result.ops / seconds, result.entities / seconds,
-              result.latencies.Percentile(50) / 1e3, result.latencies.Percentile(99) / 1e3,
-              cpu.c_str(), scanned.c_str());
-  if (!result.first_error.empty()) std::printf("    first error: %s\n", result.first_error.c_str());
+  std::printf("\n");
+  if (!r.first_error.empty()) std::printf("    first error: %s\n", r.first_error.c_str());
+  if (ref && !ref->result.first_error.empty())
+    std::printf("    reference first error: %s\n", ref->result.first_error.c_str());
   std::fflush(stdout);
 }
 
-// Every scenario but scan addresses the seeded entities of --table.
-bool NeedsSeed(const Options& options) {
-  for (Scenario scenario : options.scenarios) {
-    if (scenario != Scenario::kScan) return true;
-  }
-  return false;
-}
-
-// One scenario at one connection count, with the server's CPU time around it.
-bool RunAndPrint(const Options& options, const SharedKeyLiteSigner& signer, Scenario scenario,
-                 int connections, int run) {
-  const bool paged = scenario == Scenario::kList || scenario == Scenario::kScan;
-  RunOptions run_options{scenario,           connections,  paged ? options.list_ops : options.ops,
-                         options.seconds,    options.seed, "ins" + std::to_string(run) + "x",
-                         options.scan_filter};
-  Target target = options.target;
-  if (scenario == Scenario::kScan) target.table = options.scan_table;
-  std::optional<double> cpu_before;
-  if (options.server_pid > 0) cpu_before = ProcessCpuSeconds(options.server_pid);
-  RunResult result = RunScenario(target, signer, run_options);
-  std::optional<double> cpu;
-  if (cpu_before) {
-    if (auto cpu_after = ProcessCpuSeconds(options.server_pid)) cpu = *cpu_after - *cpu_before;
-  }
-  PrintRow(scenario, connections, result, cpu);
-  return result.errors == 0;
+// Loads the seeded entities [0, seed) into `target` by batches of 100 from 32 connections.
+bool Load(const Options& options, const SharedKeyLiteSigner& signer) {
+  RunOptions load;
+  load.scenario = Scenario::kBatch;
+  load.connections = 32;
+  load.max_ops = options.seed / kBatchSize;
+  load.max_seconds = 24 * 3600;
+  load.insert_prefix = "seed";
+  Measured m = Measure(options.target, signer, load, options.server_pid);
+  const RunResult& r = m.result;
+  std::printf("loaded %zu entities by $batch of 100 in %.1f s: %.0f entities/s", r.entities,
+              r.seconds, PerSecond(r.entities, r));
+  if (m.cpu_seconds)
+    std::printf(", %.2f us server CPU per entity", *m.cpu_seconds * 1e6 / r.entities);
+  std::printf(" (%zu errors%s%s)\n\n", r.errors, r.first_error.empty() ? "" : ": ",
+              r.first_error.c_str());
+  std::fflush(stdout);
+  return r.errors == 0;
 }
 
 int Main(int argc, char** argv) {
   Options options = ParseOptions(argc, argv);
   SharedKeyLiteSigner signer(options.target.account, options.key);
-  if (std::string error = EnsureTable(options.target, signer); !error.empty()) {
-    std::cerr << "malachite_bench: " << error << "\n";
-    return 1;
+  Target batch_target = options.target;
+  batch_target.table = options.target.table + "batch";
+  for (const Target& target : {options.target, batch_target}) {
+    if (std::string error = EnsureTable(target, signer); !error.empty()) {
+      std::fprintf(stderr, "malachite_bench: %s\n", error.c_str());
+      return 1;
+    }
   }
+  if (!options.no_load && !Load(options, signer)) return 1;
+  if (options.scenarios.empty()) return 0;
 
-  if (NeedsSeed(options)) {
-    // Seed the entities that reads, upserts, listings and queries address (untimed).
-    RunOptions seed{Scenario::kInsert, 32, options.seed, 600, options.seed, "seed"};
-    RunResult seeded = RunScenario(options.target, signer, seed);
-    std::printf("seeded %zu entities in %.1f s (%zu errors%s%s)\n\n", seeded.ops, seeded.seconds,
-                seeded.errors, seeded.first_error.empty() ? "" : ": ", seeded.first_error.c_str());
-    if (seeded.errors > 0 && seeded.ops == 0) return 1;
-  }
-
-  PrintHeader();
+  const bool with_reference = options.reference_port != 0;
+  PrintHeader(with_reference);
   bool all_ok = true;
   int run = 0;
+  // Fresh keys per process too: several runs may share one server (bench/profile_request).
+  const std::string tag = "x" + std::to_string(::getpid()) + "x";
+  std::map<int, std::pair<std::string, std::size_t>> inserted;  // connections -> prefix, ops
   for (Scenario scenario : options.scenarios) {
     for (int connections : options.connections) {
-      all_ok = RunAndPrint(options, signer, scenario, connections, run++) && all_ok;
+      const bool paged = scenario == Scenario::kList || scenario == Scenario::kScan;
+      RunOptions run_options{
+          scenario,           connections,  paged ? options.list_ops : options.ops,
+          options.seconds,    options.seed, "ins" + std::to_string(run++) + tag,
+          options.scan_filter};
+      Target target = options.target;
+      if (scenario == Scenario::kScan) target.table = options.scan_table;
+      if (scenario == Scenario::kBatch) target = batch_target;
+      if (scenario == Scenario::kDelete) {
+        std::tie(run_options.insert_prefix, run_options.max_ops) = inserted[connections];
+      }
+      Measured m = Measure(target, signer, run_options, options.server_pid);
+      if (scenario == Scenario::kInsert) {
+        inserted[connections] = {run_options.insert_prefix, m.result.ops + m.result.errors};
+      }
+      std::optional<Measured> ref;
+      if (with_reference) {
+        Target reference = target;
+        reference.port = options.reference_port;
+        run_options.reference = true;
+        ref = Measure(reference, signer, run_options, options.reference_pid);
+      }
+      PrintRow(scenario, connections, m, ref ? &*ref : nullptr);
+      all_ok = all_ok && m.result.errors == 0;
     }
   }
   std::printf(
-      "\nitems/s: entities per second (listing, queries, scan: entities received; point ops: =\n"
-      "ops/s). scanned/s: entities the server scanned per second (x-malachite-query-plan).\n");
+      "\nitems: entities written or read (scan: entities the server scanned, from its --explain\n"
+      "header). CPU/op, items/CPUs: server CPU time (/proc/<pid>/stat) per request and entities\n"
+      "per CPU-second. ref: bench_reference_server (a fixed 200 on the same HTTP stack); x ops/s\n"
+      "= Malachite's ops/s / the reference's, x CPU/op = Malachite's CPU per op / the "
+      "reference's.\n");
   return all_ok ? 0 : 1;
 }
 

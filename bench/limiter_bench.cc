@@ -1,5 +1,5 @@
-// limiter_bench: what throttling costs per request (issue 5: "cost nothing measurable on the hot
-// path"). Times, in-process and single-threaded unless said, the pieces the pipeline runs for
+// limiter_bench: what throttling costs per request (it must cost nothing measurable on the hot
+// path). Times, in-process and single-threaded unless said, the pieces the pipeline runs for
 // every request with throttling on but under the limits: the account limiter alone, a full
 // Throttle::Admit on one hot partition and spread over many, the same from two threads, and the
 // whole gate (fault rules checked, throttle admitted, metrics recorded). The system clock is read

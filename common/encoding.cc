@@ -1,5 +1,6 @@
 #include "common/encoding.h"
 
+#include <cstring>
 #include <random>
 
 namespace malachite {
@@ -110,6 +111,33 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+std::string_view TrimAsciiSpace(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const std::size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
+std::string Base64UrlEncode(std::string_view raw) {
+  std::string out = Base64Encode(raw);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '+' || c == '/') return std::nullopt;
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  return Base64Decode(standard);
+}
+
 void AppendHex(std::string& out, std::string_view raw, HexCase letters) {
   const char* digits = letters == HexCase::kUpper ? kHexUpper : kHexLower;
   for (char ch : raw) {
@@ -172,10 +200,25 @@ std::string NewGuidText() {
   return FormatGuid(std::string_view(raw.data(), raw.size()));
 }
 
+namespace {
+
+// True when the 8 bytes at `p` are all ASCII.
+bool IsAscii8(const void* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  return (word & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const auto* end = p + text.size();
   while (p < end) {
+    if (end - p >= 8 && IsAscii8(p)) {
+      p += 8;
+      continue;
+    }
     const unsigned char c = *p;
     if (c < 0x80) {
       ++p;
@@ -227,10 +270,18 @@ std::string ToValidUtf8(std::string_view text) {
 }
 
 std::size_t Utf16Length(std::string_view text) {
-  // Each code point has one lead byte; 4-byte sequences need a surrogate pair.
+  // Each code point has one lead byte; 4-byte sequences need a surrogate pair. ASCII, the common
+  // case, is counted eight bytes at a time.
   std::size_t units = 0;
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    if (n - i >= 8 && IsAscii8(text.data() + i)) {
+      units += 8;
+      i += 8;
+      continue;
+    }
+    const auto c = static_cast<unsigned char>(text[i++]);
     if ((c & 0xc0) != 0x80) units += c >= 0xf0 ? 2 : 1;
   }
   return units;

@@ -14,6 +14,10 @@ namespace malachite {
 std::string Base64Encode(std::string_view raw);
 // Decodes standard base64; padding optional; no whitespace allowed. nullopt when malformed.
 std::optional<std::string> Base64Decode(std::string_view text);
+// base64url without padding (RFC 4648 §5), as JSON Web Tokens and keys use it (RFC 7515 §2).
+std::string Base64UrlEncode(std::string_view raw);
+// Decodes base64url; padding optional. nullopt when malformed (including '+' or '/').
+std::optional<std::string> Base64UrlDecode(std::string_view text);
 
 // Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex, any case) into 16 bytes in textual order.
 std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text);
@@ -37,6 +41,10 @@ bool IsValidUtf8(std::string_view text);
 std::string ToValidUtf8(std::string_view text);
 // Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
 std::size_t Utf16Length(std::string_view text);
+
+// `text` without leading and trailing ASCII whitespace (space, \t, \n, \v, \f, \r). The view
+// points into `text`.
+std::string_view TrimAsciiSpace(std::string_view text);
 
 // ASCII lower-casing (table names are ASCII).
 std::string AsciiLower(std::string_view text);

@@ -1,5 +1,5 @@
 // An entity as every module sees it: keys, the server-maintained Timestamp and the custom
-// properties in the order the client wrote them (spec §3).
+// properties in the order the client wrote them (spec §5.1).
 #pragma once
 
 #include <string>

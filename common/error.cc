@@ -6,7 +6,7 @@ namespace malachite {
 namespace {
 
 // Azure: spec §8.2 — codes, statuses and messages as the service sends them (typos included).
-constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount_)> kTable = {{
+constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount)> kTable = {{
     {"TableNotFound", 404, "The table specified does not exist."},
     {"TableAlreadyExists", 409, "The table specified already exists."},
     {"TableBeingDeleted", 409, "The specified table is being deleted. Try operation later."},
@@ -63,6 +63,9 @@ constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount_)> kT
     {"InvalidAuthenticationInfo", 400,
      "Authentication information is not given in the correct format. Check the value of "
      "Authorization header."},
+    {"InvalidAuthenticationInfo", 401,
+     "Server failed to authenticate the request. Please refer to the information in the "
+     "www-authenticate header."},
     {"NoAuthenticationInformation", 401,
      "Server failed to authenticate the request. Please refer to the information in the "
      "www-authenticate header."},

@@ -50,6 +50,8 @@ enum class ErrorCode : std::uint8_t {
   kHostInformationNotPresent,
   kAuthenticationFailed,
   kInvalidAuthenticationInfo,
+  // The same Azure code as 401 with a bearer challenge: a rejected Entra ID token (spec §10.9).
+  kInvalidAuthenticationInfoBearer,
   kNoAuthenticationInformation,
   kAuthorizationFailure,
   kAuthorizationPermissionMismatch,
@@ -71,7 +73,7 @@ enum class ErrorCode : std::uint8_t {
   kOperationTimedOut,
   kInternalError,
   kInsufficientAccountResources,  // disk or map full (Emulator: see storage/FORMAT.md)
-  kCount_,                        // not a code: number of rows in the table
+  kCount,                         // not a code: number of rows in the table
 };
 
 // One row of the Azure error table.

@@ -119,7 +119,7 @@ std::vector<KeyRange> NormalizeRanges(std::vector<KeyRange> ranges) {
 }
 
 std::vector<KeyRange> ClipRanges(const std::vector<KeyRange>& ranges, std::string_view pk,
-                                  std::optional<std::string_view> rk) {
+                                 std::optional<std::string_view> rk) {
   const Cut start{rk ? Cut::kBeforeRow : Cut::kPartitionStart, pk, rk.value_or("")};
   std::vector<KeyRange> clipped;
   for (const KeyRange& range : ranges) {
@@ -133,8 +133,7 @@ std::vector<KeyRange> ClipRanges(const std::vector<KeyRange>& ranges, std::strin
   return clipped;
 }
 
-std::vector<KeyRange> IntersectRanges(const std::vector<KeyRange>& ranges,
-                                       const KeyRange& within) {
+std::vector<KeyRange> IntersectRanges(const std::vector<KeyRange>& ranges, const KeyRange& within) {
   std::vector<KeyRange> out;
   out.reserve(ranges.size());
   for (const KeyRange& range : ranges) {

@@ -42,12 +42,11 @@ std::vector<KeyRange> NormalizeRanges(std::vector<KeyRange> ranges);
 // `ranges` (disjoint, in key order) restricted to keys >= (pk, rk), or >= the start of partition
 // `pk` when `rk` is unset: the resume point of a continuation. Ranges wholly before it are dropped.
 std::vector<KeyRange> ClipRanges(const std::vector<KeyRange>& ranges, std::string_view pk,
-                                  std::optional<std::string_view> rk);
+                                 std::optional<std::string_view> rk);
 
 // `ranges` (disjoint, in key order) restricted to the keys inside `within` (e.g. the key range of
 // a shared access signature, spec §10.8); ranges left empty are dropped.
-std::vector<KeyRange> IntersectRanges(const std::vector<KeyRange>& ranges,
-                                       const KeyRange& within);
+std::vector<KeyRange> IntersectRanges(const std::vector<KeyRange>& ranges, const KeyRange& within);
 
 // True when the key (pk, rk) is inside `range`.
 bool RangeContains(const KeyRange& range, std::string_view pk, std::string_view rk);

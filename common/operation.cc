@@ -7,40 +7,53 @@ namespace {
 
 using B = OperationBody;
 using S = SasResource;
+using namespace rbac;
 
 // One row per Operation, in enum order (checked below). Columns as in OperationTraits:
 // name, body, reads_entities, writes_entity, writes_entities, route_names_partition,
-// batch_allowed, account SAS (resource, any, all), table SAS (allowed, needs).
+// batch_allowed, account SAS (resource, any, all), table SAS (allowed, needs), RBAC actions.
 constexpr std::array<OperationTraits, kOperationCount> kTraits = {{
-    {"QueryTables", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, ""},
-    {"GetTable", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, ""},
+    {"QueryTables", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, "",
+     kTablesRead},
+    {"GetTable", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, "",
+     kTablesRead},
     // Azure: spec §15 #6 — docs name `a` or `w` for Create Table, Azurite `c` or `w`: any of them.
     {"CreateTable", B::kOData, false, false, false, false, false, S::kContainer, "acw", "", false,
-     ""},
-    {"DeleteTable", B::kOData, false, false, false, false, false, S::kContainer, "d", "", false, ""},
-    {"QueryEntities", B::kOData, true, false, false, false, false, S::kObject, "r", "", true, "r"},
-    {"GetEntity", B::kOData, true, false, false, true, false, S::kObject, "r", "", true, "r"},
-    {"InsertEntity", B::kOData, false, true, true, false, true, S::kObject, "a", "", true, "a"},
-    {"UpdateEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u"},
-    {"MergeEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u"},
+     "", kTablesWrite},
+    {"DeleteTable", B::kOData, false, false, false, false, false, S::kContainer, "d", "", false, "",
+     kTablesDelete},
+    {"QueryEntities", B::kOData, true, false, false, false, false, S::kObject, "r", "", true, "r",
+     kEntitiesRead},
+    {"GetEntity", B::kOData, true, false, false, true, false, S::kObject, "r", "", true, "r",
+     kEntitiesRead},
+    {"InsertEntity", B::kOData, false, true, true, false, true, S::kObject, "a", "", true, "a",
+     kEntitiesAdd},
+    {"UpdateEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u",
+     kEntitiesUpdate},
+    {"MergeEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u",
+     kEntitiesUpdate},
     // Azure: spec §15 #7 — upserts need both add and update.
     {"InsertOrReplaceEntity", B::kOData, false, true, true, true, true, S::kObject, "", "au", true,
-     "au"},
+     "au", kEntitiesAdd | kEntitiesUpdate},
     {"InsertOrMergeEntity", B::kOData, false, true, true, true, true, S::kObject, "", "au", true,
-     "au"},
-    {"DeleteEntity", B::kOData, false, true, true, true, true, S::kObject, "d", "", true, "d"},
-    // Azure: spec §10.7 — ACL operations are for the account owner only.
-    {"GetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, ""},
-    {"SetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, ""},
+     "au", kEntitiesAdd | kEntitiesUpdate},
+    {"DeleteEntity", B::kOData, false, true, true, true, true, S::kObject, "d", "", true, "d",
+     kEntitiesDelete},
+    // Azure: spec §10.7 — no SAS may call the ACL operations; a bearer token needs the
+    // getAcl/setAcl actions (§10.9), which no Table data role holds.
+    {"GetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, "",
+     kTablesGetAcl},
+    {"SetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, "",
+     kTablesSetAcl},
     {"GetTableServiceProperties", B::kXml, false, false, false, false, false, S::kService, "r", "",
-     false, ""},
+     false, "", kServiceRead},
     {"SetTableServiceProperties", B::kXml, false, false, false, false, false, S::kService, "w", "",
-     false, ""},
+     false, "", kServiceWrite},
     {"GetTableServiceStats", B::kXml, false, false, false, false, false, S::kService, "r", "",
-     false, ""},
+     false, "", kServiceRead},
     {"EntityGroupTransaction", B::kMultipart, false, false, true, false, false, S::kObject, "", "",
-     true, ""},
-    {"Preflight", B::kPreflight, false, false, false, false, false, S::kNone, "", "", false, ""},
+     true, "", 0},
+    {"Preflight", B::kPreflight, false, false, false, false, false, S::kNone, "", "", false, "", 0},
 }};
 
 constexpr bool InEnumOrder() {

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "common/rbac.h"
+
 namespace malachite {
 
 // Azure: spec §1.4 routing table. The order is the order of the traits table (operation.cc).
@@ -52,7 +54,8 @@ struct OperationTraits {
   // Azure: spec §12.1 — the route's PartitionKey is the partition the request works in
   // (Get Entity and the writes addressed by key; not Insert, whose keys are in the body).
   bool route_names_partition = false;
-  // Azure: spec §7.2 — may be an operation inside a $batch changeset (the entity writes and Insert).
+  // Azure: spec §7.1 — may be an operation inside a $batch changeset (the entity writes and
+  // Insert).
   bool batch_allowed = false;
   // Azure: spec §10.7 — an account SAS needs `account_sas_resource` in srt and any one of
   // `account_sas_any` (when not empty) plus all of `account_sas_all` in sp. kNone: account owner
@@ -64,6 +67,9 @@ struct OperationTraits {
   // `table_sas_needs` in sp. False: not delegable by a table SAS.
   bool table_sas_allowed = false;
   std::string_view table_sas_needs;
+  // Azure: spec §10.9 — the RBAC actions a bearer-token (Entra ID) request needs. Empty for
+  // $batch (each operation inside needs its own) and preflight (anonymous).
+  RbacActions rbac_needs = 0;
 };
 
 // The traits of `op`. The reference lives for the program.

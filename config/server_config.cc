@@ -158,8 +158,40 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return ParseAccounts(c.accounts, f, v); }},
     {"loose", "", "off",
      "accept requests without valid authentication and with any or no\n"
-     "x-ms-version (like Azurite's --loose --skipApiVersionCheck)",
+     "x-ms-version (like Azurite's --loose --skipApiVersionCheck); opens\n"
+     "the admin endpoints too (--admin-open)",
      [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"admin-open", "", "off",
+     "let every client use the admin endpoints (/-/metrics, /-/faults, ...);\n"
+     "else only loopback clients and requests with an account's credentials",
+     [](C& c, V f, V v) { return SetSwitch(c.admin_open, f, v); }},
+    {"host-style", "on|off", "on",
+     "<account>.localhost:<port> (any Host whose first label is an\n"
+     "account, not an IP address) addresses that account; off: path style only",
+     [](C& c, V f, V v) { return SetSwitch(c.host_style, f, v); }},
+    {"oauth", "", "off", "accept Microsoft Entra ID bearer tokens (needs --cert: HTTPS only)",
+     [](C& c, V f, V v) { return SetSwitch(c.oauth.enabled, f, v); }},
+    {"oauth-issuer-keys", "<file>", "",
+     "JWKS file: verify token signatures (RS256, ES256) with its keys;\n"
+     "without it tokens are decoded and checked but not verified",
+     [](C& c, V f, V v) { return SetNonEmpty(c.oauth.issuer_keys_file, f, v); }},
+    {"oauth-tenant", "<guid>", "any",
+     "the accounts' Entra ID tenant: tokens of other tenants fail issuer\n"
+     "validation; the bearer challenge names it",
+     [](C& c, V f, V v) -> Result<void> {
+       if (!ParseGuid(v)) return tl::unexpected(BadValue(f, v, "a tenant GUID"));
+       c.oauth.tenant = AsciiLower(v);
+       return {};
+     }},
+    {"oauth-roles", "<list>", "*=contributor",
+     "roles by token oid: 'oid=reader;oid2=contributor+account-contributor;\n"
+     "*=reader' (reader, contributor, account-contributor or Azure role names)",
+     [](C& c, V f, V v) -> Result<void> {
+       auto roles = ParseRoleAssignments(f, v);
+       if (!roles) return tl::unexpected(roles.error());
+       c.oauth.roles = std::move(*roles);
+       return {};
+     }},
     {"log-level", "<level>", "info", "trace|debug|info|warn|error|critical|off",
      [](C& c, V f, V v) { return SetLevel(c.log_level, f, v); }},
     {"log-format", "text|json", "text", "json: one JSON object per line (for log collectors)",
@@ -182,6 +214,10 @@ const Option kOptions[] = {
      [](C& c, V f, V v) {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},
+    {"body-memory-mb", "<n>", "256",
+     "MiB all request bodies in flight may hold together; past it a request\n"
+     "waits up to 1 s, then gets 503 ServerBusy; 0: no limit",
+     [](C& c, V f, V v) { return SetNumber<std::uint64_t>(c.body_memory_mb, f, v, 0, 1u << 20); }},
     {"query-budget-ms", "<n>", "5000",
      "wall time a query page may scan before it returns a partial page\n"
      "with a continuation",
@@ -194,16 +230,33 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return SetNonEmpty(c.cert_file, f, v); }},
     {"key", "<file>", "", "PEM private key of --cert",
      [](C& c, V f, V v) { return SetNonEmpty(c.key_file, f, v); }},
-    {"no-sync", "", "off", "commit without fsync (tests only: a crash may lose writes)",
-     [](C& c, V f, V v) {
+    {"durability", "process|full", "process",
+     "process: acknowledged writes survive the process being killed (fsync\n"
+     "every --sync-interval-ms; a host crash loses at most that); full:\n"
+     "each acknowledgement waits for its commit's fsync",
+     [](C& c, V f, V v) -> Result<void> {
+       auto durability = ParseDurability(v);
+       if (!durability || *durability == Durability::kNone) {
+         return tl::unexpected(BadValue(f, v, "process or full"));
+       }
+       c.durability = *durability;
+       return {};
+     }},
+    {"sync-interval-ms", "<n>", "1000",
+     "how often the background flush fsyncs what was committed since",
+     [](C& c, V f, V v) { return SetNumber<unsigned>(c.sync_interval_ms, f, v, 1, 3600000); }},
+    {"no-sync", "", "", "the same as --durability process (kept for old scripts)",
+     [](C& c, V f, V v) -> Result<void> {
        bool no_sync = false;
        if (auto ok = SetSwitch(no_sync, f, v); !ok) return ok;
-       c.sync = !no_sync;
-       return Result<void>{};
-     }},
+       if (no_sync) c.durability = Durability::kProcess;
+       return {};
+     },
+     false, true},
     {"probe", "<url>", "",
      "do not serve: GET <url> (http or https, certificate not checked) and\n"
-     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready",
+     "exit 0 on 200, else 1; e.g. http://127.0.0.1:10002/-/ready. A path\n"
+     "(/-/ready) probes this configuration's own port and scheme",
      [](C& c, V f, V v) { return SetNonEmpty(c.probe_url, f, v); }, true},
     {"version", "", "", "print the version and exit",
      [](C& c, V f, V v) { return SetSwitch(c.version, f, v); }, true},
@@ -248,31 +301,21 @@ Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::strin
   return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) + "' (try --help)");
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 // Applies the 'name = value' lines of the config file text. Errors are prefixed "<path>:<line>: ".
 Result<void> ApplyFileText(ServerConfig& config, std::string_view path, std::string_view text) {
   std::istringstream lines{std::string(text)};
   std::string raw;
   for (int number = 1; std::getline(lines, raw); ++number) {
     const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
-    std::string_view line = Trim(raw);
+    std::string_view line = TrimAsciiSpace(raw);
     if (line.empty() || line.front() == '#') continue;
     const std::size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
       return Fail(ErrorCode::kInvalidInput, where + "expected 'name = value'");
     }
-    std::string name(Trim(line.substr(0, eq)));
+    std::string name(TrimAsciiSpace(line.substr(0, eq)));
     std::replace(name.begin(), name.end(), '_', '-');
-    std::string_view value = Trim(line.substr(eq + 1));
+    std::string_view value = TrimAsciiSpace(line.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
     }
@@ -366,8 +409,13 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   if (config.cert_file.empty() != config.key_file.empty()) {
     return Fail(ErrorCode::kInvalidInput, "--cert and --key go together");
   }
+  // Azure: spec §10.9 — bearer tokens travel over HTTPS only (the SDKs refuse plain HTTP too).
+  if (config.oauth.enabled && config.cert_file.empty()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "--oauth needs --cert and --key (bearer tokens over HTTPS only)");
+  }
   // Emulator: tmpfs has nothing to sync, and in-memory data does not outlive the process anyway.
-  if (config.in_memory) config.sync = false;
+  if (config.in_memory) config.durability = Durability::kNone;
   return config;
 }
 

@@ -7,7 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/durability.h"
 #include "common/error.h"
+#include "config/oauth_config.h"
 #include "config/throttle_config.h"
 
 namespace malachite {
@@ -46,8 +48,14 @@ struct ServerConfig {
   // --request-timeout: seconds a connection may take to send one request (and idle between
   // requests) before it is closed. Default 60.
   unsigned request_timeout_seconds = 60;
-  // --no-sync (hidden, testing only): commits without fsync. Default: sync on.
-  bool sync = true;
+  // --durability: what an acknowledged write survives (common/durability.h). "process" (the
+  // default): kill -9 and crashes of the process; a host crash loses at most the last
+  // --sync-interval-ms. "full": a host crash too (the acknowledgement waits for the fsync).
+  // --no-sync is an alias of "process". --in-memory sets kNone.
+  Durability durability = Durability::kProcess;
+  // --sync-interval-ms: how often the background flush fsyncs what was committed since the last
+  // one (both modes). Default 1000.
+  unsigned sync_interval_ms = 1000;
   // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
   // --explain, or MALACHITE_EXPLAIN=1: Query Entities/Query Tables responses carry
@@ -57,17 +65,35 @@ struct ServerConfig {
   // --query-budget-ms: wall time one query page may scan before it returns what it has plus a
   // continuation (spec §6.5). Default 5000.
   unsigned query_budget_ms = 5000;
-  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling, --partition-rate,
-  // --account-rate, --fault, ... and their MALACHITE_* variables. Default: throttling on at the
-  // service's targets (2,000 entities/s per partition, 20,000 per account), no faults.
+  // Throttling, fault injection and rebalancing (throttle_config.h): --throttling,
+  // --partition-rate, --account-rate, --fault, ... and their MALACHITE_* variables. Default:
+  // throttling on at the service's targets (2,000 entities/s per partition, 20,000 per account),
+  // no faults.
   ThrottleConfig throttle;
   // --in-memory: keep the data in a fresh temp dir under /dev/shm (else $TMPDIR, else /tmp) that
   // is removed at startup once the store has it open (so nothing is left behind, even after
-  // kill -9); data_dir is then ignored. Implies no fsync. Default off.
+  // kill -9); data_dir is then ignored. Implies durability kNone (nothing to sync). Default off.
   bool in_memory = false;
   // --loose: accept requests without (valid) authentication and with any or no x-ms-version
-  // (like Azurite's --loose/--skipApiVersionCheck). Default off.
+  // (like Azurite's --loose/--skipApiVersionCheck), and opens the admin endpoints to every
+  // client (as --admin-open). Default off.
   bool loose = false;
+  // --admin-open: every client may use the admin endpoints (/-/metrics, /-/partitions,
+  // /-/faults, ...); by default only loopback clients and requests with an account's
+  // credentials may (the health probes /-/healthy and /-/ready are always open). --loose implies
+  // it. Default off.
+  bool admin_open = false;
+  // --body-memory-mb: MiB that request bodies being received and processed may hold at once,
+  // all connections together; a request whose body does not fit waits up to a second for room,
+  // then gets 503 ServerBusy (a chunked body: at the chunk that does not fit). 0: no limit.
+  // Default 256 (64 bodies of the 4 MiB maximum).
+  std::uint64_t body_memory_mb = 256;
+  // --host-style on|off: a Host whose first label is a known account (<account>.localhost,
+  // <account>.table.<anything>; "-secondary" for the secondary) addresses that account, and the
+  // path is the resource (spec §1.1). IP addresses and other names stay path-style. Default on.
+  bool host_style = true;
+  // Microsoft Entra ID bearer tokens (oauth_config.h): --oauth and its options. Default off.
+  OAuthConfig oauth;
   // --log-format: "text" (human) or "json" (one JSON object per line, for log collectors).
   std::string log_format = "text";
   // --access-log-level: the level of the one-line-per-request access log (trace..critical, off).
@@ -84,7 +110,8 @@ struct ServerConfig {
   // --config / MALACHITE_CONFIG: the config file that was read ("" when none).
   std::string config_file;
   // --probe URL: do not serve; GET the URL (http or https, certificate not verified) and exit 0
-  // on 200, 1 otherwise. For container health checks without curl.
+  // on 200, 1 otherwise. For container health checks without curl. A URL that is a path
+  // ("/-/ready") names this configuration's own address (its port, https with --cert).
   std::string probe_url;
   // --help was given: the caller prints HelpText() and exits 0.
   bool help = false;

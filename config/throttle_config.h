@@ -45,7 +45,7 @@ struct ThrottleConfig {
   // first (a forgotten partition starts again with a full burst). Default 65536.
   std::size_t max_tracked_partitions = 65536;
   // --fault '<json rule>' (repeatable), or MALACHITE_FAULTS (one rule or a JSON array): fault
-  // injection rules (server/fault_injector.h documents the format). Default none.
+  // injection rules (server/traffic/fault_injector.h documents the format). Default none.
   std::vector<std::string> fault_rules;
   // --faults-file PATH, or MALACHITE_FAULTS_FILE: a JSON array of rules read at startup.
   std::string faults_file;

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "odata/ast.h"
 #include "common/key_range.h"
+#include "odata/ast.h"
 
 namespace malachite::odata {
 

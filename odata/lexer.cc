@@ -10,8 +10,8 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Azure: spec §9.3 — property names are C# identifiers; bytes >= 0x80 are let through so that non-ASCII
-// letters lex as part of a name; whether such a name exists is the row's business.
+// Azure: spec §9.3 — property names are C# identifiers; bytes >= 0x80 are let through so that
+// non-ASCII letters lex as part of a name; whether such a name exists is the row's business.
 bool IsIdentifierStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          static_cast<unsigned char>(c) >= 0x80;

@@ -135,7 +135,7 @@ ScanPlan ScanPlan::Build(const Filter* filter, std::string_view first_key,
 }
 
 std::vector<KeyRange> ScanPlan::RangesFrom(std::string_view pk,
-                                            std::optional<std::string_view> rk) const {
+                                           std::optional<std::string_view> rk) const {
   return ClipRanges(ranges_, pk, rk);
 }
 

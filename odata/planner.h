@@ -1,6 +1,6 @@
-// Stage 5 of $filter: the scan plan (STYLE rule 4). From a checked filter, the key ranges a query
-// must scan — a superset of the matching keys, in key order, disjoint — plus the residual predicate
-// that decides each scanned row, and the class of query the real service would run.
+// Stage 5 of $filter: the scan plan (ARCHITECTURE.md rule 4). From a checked filter, the key ranges
+// a query must scan — a superset of the matching keys, in key order, disjoint — plus the residual
+// predicate that decides each scanned row, and the class of query the real service would run.
 //
 // odata does not know storage: a KeyRange (plan_range.h) is shaped like KeyRange and
 // the server converts one into the other.
@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "odata/filter.h"
 #include "common/key_range.h"
+#include "odata/filter.h"
 
 namespace malachite::odata {
 

@@ -10,9 +10,10 @@
 #include <string>
 
 #include "common/clock.h"
-#include "config/server_config.h"
 #include "config/man_page.h"
+#include "config/server_config.h"
 #include "server/admin/data_endpoints.h"
+#include "server/auth/bearer.h"
 #include "server/cli/cli_main.h"
 #include "server/cli/seed_dir.h"
 #include "server/net/listener.h"
@@ -49,6 +50,39 @@ struct DirRemover {
   ~DirRemover() { RemoveNow(); }
 };
 
+// What --oauth accepts and who holds which role.
+void LogOAuth(const OAuthConfig& oauth) {
+  if (!oauth.enabled) return;
+  spdlog::info("Entra ID bearer tokens accepted (tenant {})",
+               oauth.tenant.empty() ? "any" : oauth.tenant);
+  if (oauth.issuer_keys_file.empty()) {
+    spdlog::warn(
+        "bearer token signatures are NOT verified (no --oauth-issuer-keys): any well-formed "
+        "token with a valid audience, issuer and lifetime is accepted");
+  } else {
+    spdlog::info("bearer token signatures verified with the keys of {}", oauth.issuer_keys_file);
+  }
+  for (const RoleAssignment& entry : oauth.roles) {
+    spdlog::info("role: {} -> {}", entry.principal, entry.roles);
+  }
+}
+
+// What an acknowledged write survives, in the README's words.
+std::string DurabilityPromise(const ServerConfig& config) {
+  switch (config.durability) {
+    case Durability::kProcess:
+      return "process (acknowledged writes survive kill -9; a host crash loses at most the last " +
+             std::to_string(config.sync_interval_ms) + " ms; --durability full waits for fsync)";
+    case Durability::kFull:
+      return "full (each acknowledgement waits for its commit's fsync; a host crash may undo "
+             "only the last commit, synced within " +
+             std::to_string(config.sync_interval_ms) + " ms)";
+    case Durability::kNone:
+      return "none (in memory: nothing survives the process)";
+  }
+  return "?";
+}
+
 void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
   const AccountConfig& account = config.accounts.front();
   const char* scheme = secure ? "https" : "http";
@@ -63,6 +97,12 @@ void LogBanner(const ServerConfig& config, std::uint16_t port, bool secure) {
       "connection string: DefaultEndpointsProtocol={};AccountName={};AccountKey={};"
       "TableEndpoint={}://{}:{}/{};",
       scheme, account.name, account.key1, scheme, host, port, account.name);
+  if (config.host_style) {
+    spdlog::info("host-style URLs too: TableEndpoint={}://{}.localhost:{}", scheme, account.name,
+                 port);
+  }
+  LogOAuth(config.oauth);
+  spdlog::info("durability: {}", DurabilityPromise(config));
   if (config.loose) spdlog::warn("--loose: authentication and x-ms-version are not checked");
   if (!spdlog::should_log(spdlog::level::from_str(config.access_log_level))) {
     spdlog::info("access log off at this level (--access-log-level info shows each request)");
@@ -79,7 +119,8 @@ Result<std::vector<TableContent>> LoadSeed(const ServerConfig& config) {
   for (const TableContent& table : *seed) {
     const bool known = std::any_of(config.accounts.begin(), config.accounts.end(),
                                    [&](const AccountConfig& a) { return a.name == table.account; });
-    if (!known) spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
+    if (!known)
+      spdlog::warn("--seed: table {} is for unknown account {}", table.table, table.account);
   }
   return seed;
 }
@@ -122,7 +163,11 @@ int Serve(ServerConfig& config) {
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
-  options.sync = config.sync;
+  options.durability = config.durability;
+  options.sync_interval = std::chrono::milliseconds(config.sync_interval_ms);
+  options.on_background_error = [](const Error& error) {
+    spdlog::error("storage: {} (retried at the next interval)", error.message);
+  };
   auto store = storage::Store::Open(options, SystemClock::Instance());
   if (!store) {
     std::fprintf(stderr, "malachite: %s\n", store.error().message.c_str());
@@ -151,6 +196,9 @@ int Serve(ServerConfig& config) {
   spdlog::info("explorer: {}://{}:{}/-/explorer (advisor: /-/advisor, bill: /-/bill)",
                (*listener)->secure() ? "https" : "http",
                config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host, port);
+  // The open-file limit, idle-connection closing and the body memory budget.
+  for (const std::string& line : (*listener)->Describe()) spdlog::info("{}", line);
+  if (config.admin_open && !config.loose) spdlog::warn("--admin-open: every client may use /-/");
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
   std::fflush(stdout);
@@ -187,11 +235,21 @@ int main(int argc, char** argv, char** envp) {
     std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
     return 0;
   }
-  if (!config->probe_url.empty()) return server::Probe(config->probe_url);
+  if (!config->probe_url.empty()) {
+    const std::string& probe = config->probe_url;
+    return server::Probe(probe.front() == '/' ? server::SelfProbeUrl(*config, probe) : probe);
+  }
   // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
   if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
     std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
     return 2;
+  }
+  // A bad --oauth-issuer-keys file stops startup too.
+  if (config->oauth.enabled) {
+    if (auto bearer = server::BearerVerifier::Create(config->oauth); !bearer) {
+      std::fprintf(stderr, "malachite: %s\n", bearer.error().message.c_str());
+      return 2;
+    }
   }
   server::ConfigureLogging(*config);
   return Serve(*config);

@@ -15,10 +15,12 @@ constexpr std::size_t kMaxGroupBytes = 64u << 20;
 }  // namespace
 
 GroupWriter::GroupWriter(const StoreCore& core, const Clock& clock, std::int64_t last_ticks,
-                         std::size_t max_batch, std::function<void()> on_tables_deleted)
+                         std::size_t max_batch, bool allow_inline,
+                         std::function<void()> on_tables_deleted)
     : core_(core),
       timestamps_(clock, last_ticks),
       max_batch_(max_batch == 0 ? 1 : max_batch),
+      allow_inline_(allow_inline),
       on_tables_deleted_(std::move(on_tables_deleted)) {
   thread_ = std::thread([this] { Run(); });
 }
@@ -37,6 +39,24 @@ void GroupWriter::Submit(WriteFn fn, WriteDone done) {
   done(Fail(ErrorCode::kInternalError, "storage: the store is closed"));
 }
 
+std::optional<Result<void>> GroupWriter::TryWrite(WriteFn& fn) {
+  if (!allow_inline_) return std::nullopt;
+  std::unique_lock<std::mutex> commit(commit_mu_, std::try_to_lock);
+  if (!commit.owns_lock()) return std::nullopt;
+  {
+    // Queued requests were there first: the writer thread takes them (and this one) in order.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || !queue_.empty()) return std::nullopt;
+  }
+  std::vector<Item> batch;
+  batch.push_back(Item{std::move(fn), nullptr});
+  std::vector<Result<void>> results;
+  const std::uint64_t commits = commits_.load();  // only a commit_mu_ holder changes it
+  CommitGroup(batch, results);
+  if (commits_.load() != commits) inline_commits_.fetch_add(1);
+  return std::move(results.front());
+}
+
 void GroupWriter::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -48,6 +68,7 @@ void GroupWriter::Stop() {
 
 void GroupWriter::Run() {
   std::vector<Item> batch;
+  std::vector<Result<void>> results;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -57,61 +78,78 @@ void GroupWriter::Run() {
       queue_.pop_front();
     }
     lock.unlock();
-    RunGroup(&batch);
+    {
+      std::lock_guard<std::mutex> commit(commit_mu_);
+      CommitGroup(batch, results);
+      // Requests beyond a too-big group go back to the front of the queue, in order.
+      if (results.size() < batch.size()) {
+        std::lock_guard<std::mutex> requeue(mu_);
+        for (std::size_t i = batch.size(); i-- > results.size();) {
+          queue_.push_front(std::move(batch[i]));
+        }
+      }
+    }
+    for (std::size_t i = 0; i < results.size(); ++i) batch[i].done(std::move(results[i]));
     batch.clear();
+    results.clear();
     lock.lock();
   }
 }
 
-Result<void> GroupWriter::RunOne(TxnWriteContext* ctx, MDB_txn* parent, Item* item) {
-  // Each request gets its own nested transaction: its failure rolls back only its changes.
+Result<void> GroupWriter::RunFn(TxnWriteContext* ctx, Item* item) {
+  try {
+    return item->fn(*ctx);
+  } catch (const std::exception& e) {
+    return Fail(ErrorCode::kInternalError, std::string("storage: write failed: ") + e.what());
+  }
+}
+
+Result<void> GroupWriter::RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item* item) {
+  // Each request of a group gets its own nested transaction: its failure rolls back only its
+  // changes.
   auto nested = LmdbTxn::Begin(core_.env->get(), parent, 0);
   if (!nested) return tl::unexpected<Error>(nested.error());
   ctx->Reset(nested->get());
-  Result<void> result;
-  try {
-    result = item->fn(*ctx);
-  } catch (const std::exception& e) {
-    result = Fail(ErrorCode::kInternalError, std::string("storage: write failed: ") + e.what());
-  }
+  Result<void> result = RunFn(ctx, item);
   ctx->Reset(nullptr);
   if (!result) return result;  // `nested` aborts on destruction
   return nested->Commit();
 }
 
-void GroupWriter::RunGroup(std::vector<Item>* batch) {
+void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results) {
+  results.reserve(batch.size());
   auto parent = LmdbTxn::Begin(core_.env->get(), nullptr, 0);
   if (!parent) {
-    for (Item& item : *batch) item.done(tl::unexpected<Error>(parent.error()));
+    results.assign(batch.size(), Result<void>(tl::unexpected<Error>(parent.error())));
     return;
   }
-  std::vector<Result<void>> results;
-  results.reserve(batch->size());
   TxnWriteContext ctx(core_, timestamps_);
-  for (Item& item : *batch) {
-    results.push_back(RunOne(&ctx, parent->get(), &item));
-    if (ctx.bytes_written() >= kMaxGroupBytes) break;
-  }
-  // Requests beyond a too-big group go back to the front of the queue, in order.
-  if (results.size() < batch->size()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (std::size_t i = batch->size(); i-- > results.size();) {
-      queue_.push_front(std::move((*batch)[i]));
+  if (batch.size() == 1) {
+    // A group of one needs no nested transaction: if it fails, the whole transaction aborts.
+    ctx.Reset(parent->get());
+    results.push_back(RunFn(&ctx, &batch.front()));
+    ctx.Reset(nullptr);
+    writes_.fetch_add(1);
+    if (!results.front()) return;  // `parent` aborts on destruction
+  } else {
+    for (Item& item : batch) {
+      results.push_back(RunNested(&ctx, parent->get(), &item));
+      if (ctx.bytes_written() >= kMaxGroupBytes) break;
     }
-    batch->resize(results.size());
+    writes_.fetch_add(results.size());
   }
   Result<void> commit = WriteMetaU64(parent->get(), core_.env->dbs().meta, kMetaLastTimestamp,
                                      static_cast<std::uint64_t>(timestamps_.last_ticks()));
-  if (commit) commit = parent->Commit();  // one fsync for the whole group
-  writes_.fetch_add(batch->size());
+  if (commit) commit = parent->Commit();  // one commit (and at most one fsync) for the group
   if (commit) {
     commits_.fetch_add(1);
     if (ctx.tables_deleted() && on_tables_deleted_) on_tables_deleted_();
+    return;
   }
-  for (std::size_t i = 0; i < batch->size(); ++i) {
-    // A failed commit applied nothing: every request that had succeeded gets its error; one
-    // that failed on its own keeps its own error.
-    (*batch)[i].done(results[i] && !commit ? commit : std::move(results[i]));
+  // A failed commit applied nothing: every request that had succeeded gets its error; one that
+  // failed on its own keeps its own error.
+  for (Result<void>& result : results) {
+    if (result) result = commit;
   }
 }
 

@@ -1,6 +1,8 @@
-// The single writer thread and its group commit (STYLE rule 2): requests queue up; the writer
-// takes up to max_batch of them, runs each in its own nested transaction of one write
+// The single writer thread and its group commit (ARCHITECTURE.md rule 2): requests queue up; the
+// writer takes up to max_batch of them, runs each in its own nested transaction of one write
 // transaction, commits that once (one fsync for the whole group) and then reports every result.
+// When the writer is idle and a commit costs no fsync, a caller may instead commit its one
+// request on its own thread (TryWrite): no hand-off, no wake-up of the writer thread.
 #pragma once
 
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -23,10 +26,11 @@ namespace malachite::storage {
 class GroupWriter {
  public:
   // `last_ticks`: the persisted last timestamp. `on_tables_deleted` (may be empty) runs on the
-  // writer thread after a successful commit in which some request deleted a table, before that
-  // group's done callbacks. `max_batch` 0 counts as 1.
+  // committing thread after a successful commit in which some request deleted a table, before
+  // that group's results are reported. `max_batch` 0 counts as 1. `allow_inline`: TryWrite may
+  // commit on the caller's thread (only when a commit does not wait for an fsync).
   GroupWriter(const StoreCore& core, const Clock& clock, std::int64_t last_ticks,
-              std::size_t max_batch, std::function<void()> on_tables_deleted);
+              std::size_t max_batch, bool allow_inline, std::function<void()> on_tables_deleted);
   ~GroupWriter();  // Stop()
   GroupWriter(const GroupWriter&) = delete;
   GroupWriter& operator=(const GroupWriter&) = delete;
@@ -35,9 +39,16 @@ class GroupWriter {
   // may downcast to reach the transaction). `done` runs exactly once on the writer thread (or,
   // after Stop, at once on the caller's thread with kInternalError "storage: the store is closed").
   void Submit(WriteFn fn, WriteDone done);
+  // Runs and commits `fn` at once on the calling thread, as a group of its own, when inline
+  // commits are allowed, no other group is being committed and nothing is queued; returns its
+  // result (as Submit's `done` would get it). Otherwise returns nullopt and leaves `fn` as it was:
+  // Submit it. Never blocks on another writer. REQUIRES: the caller holds no LMDB transaction.
+  std::optional<Result<void>> TryWrite(WriteFn& fn);
   // Runs everything already queued, then joins the thread. Idempotent.
   void Stop();
-  StoreStats Stats() const { return StoreStats{writes_.load(), commits_.load()}; }
+  StoreStats Stats() const {
+    return StoreStats{writes_.load(), commits_.load(), inline_commits_.load()};
+  }
 
  private:
   struct Item {
@@ -45,15 +56,21 @@ class GroupWriter {
     WriteDone done;
   };
   void Run();
-  // Runs and commits `batch`; items it did not get to (group too big) go back to the queue.
-  void RunGroup(std::vector<Item>* batch);
-  Result<void> RunOne(TxnWriteContext* ctx, MDB_txn* parent, Item* item);
+  // Runs `batch` in one write transaction and commits it; results[i] is what item i gets.
+  // Items it did not get to (group too big) are not run: results is shorter than the batch.
+  void CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results);
+  Result<void> RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item* item);
+  Result<void> RunFn(TxnWriteContext* ctx, Item* item);
 
   const StoreCore& core_;
-  TimestampSource timestamps_;
+  TimestampSource timestamps_;  // under commit_mu_
   const std::size_t max_batch_;
+  const bool allow_inline_;
   std::function<void()> on_tables_deleted_;
 
+  // Held by whichever thread commits a group: the writer thread or a TryWrite caller. Taken
+  // before mu_ when both are held.
+  std::mutex commit_mu_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Item> queue_;
@@ -62,6 +79,7 @@ class GroupWriter {
 
   std::atomic<std::uint64_t> writes_{0};
   std::atomic<std::uint64_t> commits_{0};
+  std::atomic<std::uint64_t> inline_commits_{0};
 };
 
 }  // namespace malachite::storage

@@ -5,7 +5,7 @@
 namespace malachite::storage {
 namespace {
 
-// Azure: spec §5 "Ordering" — keys compare ordinally by UTF-16 code unit. UTF-8 byte order is
+// Azure: spec §3 "Ordering" — keys compare ordinally by UTF-16 code unit. UTF-8 byte order is
 // code point order, which differs only where UTF-16 puts U+E000..U+FFFF (one unit, 0xE000+) after
 // the supplementary planes (surrogates 0xD800..0xDFFF). In UTF-8 those BMP characters have the lead
 // bytes 0xEE/0xEF; moving them to 0xF5/0xF6 (bytes UTF-8 never uses) sorts them after the 4-byte

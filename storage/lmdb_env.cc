@@ -1,5 +1,7 @@
 #include "storage/lmdb_env.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,6 +36,39 @@ Result<void> PrepareDir(const std::string& dir) {
     return DirError(dir, std::string("not accessible: ") + std::strerror(errno));
   }
   return {};
+}
+
+// LMDB: the reader table (lock.mdb) is a shared mapping that LMDB only sizes with ftruncate, so
+// its pages get disk blocks when a reader slot is first used. On a full file system (a small
+// tmpfs, a container's /dev/shm) that first touch is a SIGBUS that kills the process; allocating
+// the file's blocks now turns a full disk into error answers instead. Best effort: a disk that is
+// already full at start still serves reads with the slots that exist.
+void ReserveReaderTable(const std::string& dir) {
+  const std::string path = dir + "/lock.mdb";
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) (void)::posix_fallocate(fd, 0, st.st_size);
+  ::close(fd);
+}
+
+// LMDB: a commit normally syncs twice: the data pages (fdatasync), then the meta page that
+// points at them (written through an O_DSYNC descriptor). MDB_NOSYNC skips both: the commit is
+// in the page cache (it survives the process, not the host) and the background flush syncs it.
+// MDB_NOMETASYNC skips only the second: the meta page reaches the disk with the next commit's
+// fdatasync or the background flush, so a host crash may undo the last commit, never corrupt the
+// file (LMDB keeps ACI; only the D of that one commit is deferred). After a host crash, MDB_NOSYNC
+// keeps the file intact only where the file system writes back in order (LMDB's caveat); the
+// death of the process alone never loses a commit in either mode. Both need MDB_WRITEMAP off.
+unsigned SyncFlags(Durability durability) {
+  switch (durability) {
+    case Durability::kFull:
+      return MDB_NOMETASYNC;
+    case Durability::kProcess:
+    case Durability::kNone:
+      return MDB_NOSYNC;
+  }
+  return 0;
 }
 
 Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
@@ -77,7 +112,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
   // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written:
   // a large map is address space, not disk.
-  unsigned flags = MDB_NOTLS | (options.sync ? 0u : MDB_NOSYNC);
+  unsigned flags = MDB_NOTLS | SyncFlags(options.durability);
   std::uint64_t map_size = options.map_size;
   int rc = 0;
   for (;;) {
@@ -93,6 +128,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
     }
     return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
   }
+  ReserveReaderTable(dir);
   if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);
   }

@@ -7,15 +7,16 @@
 #include <memory>
 #include <string>
 
+#include "common/durability.h"
 #include "common/error.h"
 
 namespace malachite::storage {
 
 struct LmdbEnvOptions {
-  std::string dir;             // contains data.mdb and lock.mdb
-  std::uint64_t map_size = 0;  // bytes of address space
-  bool sync = true;            // false: MDB_NOSYNC (tests/bench only)
-  unsigned max_readers = 512;  // concurrent read transactions
+  std::string dir;                               // contains data.mdb and lock.mdb
+  std::uint64_t map_size = 0;                    // bytes of address space
+  Durability durability = Durability::kProcess;  // the sync flags (lmdb_env.cc)
+  unsigned max_readers = 512;                    // concurrent read transactions
 };
 
 // The named databases, opened once at startup. DBI handles are plain integers valid for the life

@@ -24,6 +24,16 @@ Error LmdbError(int rc, std::string_view what) {
                  "The storage is full: no space left on the data disk; nothing was written.",
                  op + ": " + mdb_strerror(rc)};
   }
+  // LMDB: a commit's pwrite(2) that writes less than asked (what a full file system, tmpfs
+  // included, does to the last page that fits) is reported as EIO, not ENOSPC. A failing disk
+  // reports EIO too; both leave the data as it was, so both get the answer that tells a client
+  // "nothing was written, do not retry at once", and the log keeps the errno text.
+  if (rc == EIO) {
+    return Error{ErrorCode::kInsufficientAccountResources,
+                 "The storage is full: the data disk did not take the write (no space left, or "
+                 "an I/O error); nothing was written.",
+                 op + ": " + mdb_strerror(rc)};
+  }
   std::string message = "storage: " + op + ": " + mdb_strerror(rc);
   return Error{ErrorCode::kInternalError, message, message};
 }

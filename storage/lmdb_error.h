@@ -10,7 +10,8 @@ namespace malachite::storage {
 
 // Translates an LMDB return code (or an errno LMDB passed through) into an Error. `what` names the
 // operation for the message, e.g. "put entity".
-//   MDB_MAP_FULL, ENOSPC, EDQUOT -> kInsufficientAccountResources ("... disk or map full ...")
+//   MDB_MAP_FULL, ENOSPC, EDQUOT, EIO -> kInsufficientAccountResources ("... disk or map
+//                                        full ..."; detail: `what` and LMDB's text)
 //   anything else                -> kInternalError with mdb_strerror's text.
 // REQUIRES: rc != 0 (MDB_SUCCESS); MDB_NOTFOUND is absence and callers handle it before this.
 Error LmdbError(int rc, std::string_view what);

@@ -5,17 +5,27 @@
 namespace malachite::storage {
 
 Result<void> LmdbEntityView::Reset(std::string_view key, std::string_view record) {
-  std::uint64_t table_id = 0;
-  if (!DecodeEntityKey(key, &table_id, &pk_, &rk_)) {
-    return Fail(ErrorCode::kInternalError, "storage: malformed entity key");
-  }
+  key_ = key;
+  keys_decoded_ = false;
   auto parsed = EntityRecord::Parse(record);
   if (!parsed) return tl::unexpected<Error>(parsed.error());
   record_.emplace(*parsed);
   return {};
 }
 
+void LmdbEntityView::DecodeKeys() const {
+  if (keys_decoded_) return;
+  keys_decoded_ = true;
+  std::uint64_t table_id = 0;
+  if (!DecodeEntityKey(key_, &table_id, &pk_, &rk_)) {
+    key_error_ = true;
+    pk_.clear();
+    rk_.clear();
+  }
+}
+
 Entity LmdbEntityView::Decode() const {
+  DecodeKeys();
   Entity e;
   e.partition_key = pk_;
   e.row_key = rk_;
@@ -55,7 +65,10 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
   auto scanned =
       core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
         failure = view.Reset(key, record);
-        return failure && visit(view);
+        const bool more = failure && visit(view);
+        if (view.key_error())
+          failure = Fail(ErrorCode::kInternalError, "storage: malformed entity key");
+        return more && failure;
       });
   if (!scanned) return scanned;
   return failure;

@@ -14,20 +14,36 @@ namespace malachite::storage {
 // LMDB memory. Valid until the next Reset or the end of the read transaction.
 class LmdbEntityView final : public EntityView {
  public:
-  // Points the view at (encoded key, record). Errors: kInternalError for malformed bytes.
+  // Points the view at (encoded key, record), both in LMDB memory. Errors: kInternalError for a
+  // malformed record. The key is decoded on first use: a scan whose filter never reads the keys
+  // (a non-key $filter) does not pay for unescaping them. A malformed key reads as empty keys and
+  // sets key_error(), which the scan turns into kInternalError.
   Result<void> Reset(std::string_view key, std::string_view record);
 
-  std::string_view partition_key() const override { return pk_; }
-  std::string_view row_key() const override { return rk_; }
+  std::string_view partition_key() const override {
+    DecodeKeys();
+    return pk_;
+  }
+  std::string_view row_key() const override {
+    DecodeKeys();
+    return rk_;
+  }
   DateTime timestamp() const override { return record_->timestamp(); }
   std::optional<PropertyView> GetProperty(std::string_view name) const override {
     return record_->Find(name);
   }
   Entity Decode() const override;
+  // True when the keys were read and the key bytes were malformed.
+  bool key_error() const { return key_error_; }
 
  private:
-  std::string pk_;
-  std::string rk_;
+  void DecodeKeys() const;
+
+  std::string_view key_;
+  mutable bool keys_decoded_ = false;
+  mutable bool key_error_ = false;
+  mutable std::string pk_;
+  mutable std::string rk_;
   std::optional<EntityRecord> record_;
 };
 

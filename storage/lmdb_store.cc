@@ -13,7 +13,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
   LmdbEnvOptions env_options;
   env_options.dir = options.data_dir;
   env_options.map_size = options.map_size_bytes;
-  env_options.sync = options.sync;
+  env_options.durability = options.durability;
   auto env = LmdbEnv::Open(env_options);
   if (!env) return tl::unexpected<Error>(env.error());
   // LMDB: the overflow-bucket scheme needs bucket keys (kBucketKeyBytes) to fit.
@@ -26,22 +26,36 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
     return Fail(ErrorCode::kInternalError,
                 "data directory " + options.data_dir + ": " + last_ticks.error().message);
   }
-  return std::unique_ptr<Store>(
-      new LmdbStore(std::move(*env), clock, *last_ticks, options.max_batch));
+  return std::unique_ptr<Store>(new LmdbStore(std::move(*env), clock, *last_ticks, options));
 }
 
 LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
-                     std::size_t max_batch)
+                     const StoreOptions& options)
     : core_(std::move(env)) {
-  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, max_batch,
+  // With kFull a commit waits for its fsync: that wait belongs on the writer thread, never on
+  // a caller's (an I/O thread serving other connections), so TryWrite declines.
+  const bool allow_inline = options.durability != Durability::kFull;
+  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, options.max_batch, allow_inline,
                                           [this] { reclaimer_->Kick(); });
   reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
+  if (options.durability != Durability::kNone) {
+    flusher_ = std::make_unique<EnvFlusher>(core_.env->get(), options.sync_interval,
+                                            options.on_background_error);
+  }
 }
 
 LmdbStore::~LmdbStore() {
-  // The reclaimer may be waiting on the writer: stop it first, then drain the writer.
+  // The reclaimer may be waiting on the writer: stop it first, then drain the writer, then sync
+  // what the last commits left in the page cache (a clean shutdown loses nothing to a host crash).
   reclaimer_->Stop();
   writer_->Stop();
+  if (flusher_) flusher_->Stop();
+}
+
+StoreStats LmdbStore::Stats() const {
+  StoreStats stats = writer_->Stats();
+  if (flusher_) stats.syncs = flusher_->syncs();
+  return stats;
 }
 
 Result<std::unique_ptr<ReadView>> LmdbStore::Read() {
@@ -55,6 +69,7 @@ void LmdbStore::Submit(WriteFn fn, WriteDone done) {
 }
 
 Result<void> LmdbStore::Write(WriteFn fn) {
+  if (auto done = TryWrite(fn)) return std::move(*done);
   std::promise<Result<void>> promise;
   auto future = promise.get_future();
   Submit(std::move(fn), [&promise](Result<void> r) { promise.set_value(std::move(r)); });

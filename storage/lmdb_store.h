@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "storage/env_flusher.h"
 #include "storage/group_writer.h"
 #include "storage/reclaimer.h"
 #include "storage/store.h"
@@ -13,20 +14,22 @@ namespace malachite::storage {
 class LmdbStore final : public Store {
  public:
   LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
-            std::size_t max_batch);
+            const StoreOptions& options);
   ~LmdbStore() override;
 
   Result<std::unique_ptr<ReadView>> Read() override;
   void Submit(WriteFn fn, WriteDone done) override;
+  std::optional<Result<void>> TryWrite(WriteFn& fn) override { return writer_->TryWrite(fn); }
   Result<void> Write(WriteFn fn) override;
   void WaitForReclaim() override;
-  StoreStats Stats() const override { return writer_->Stats(); }
+  StoreStats Stats() const override;
   Result<std::uint64_t> Backup(const std::string& dest_dir) override;
 
  private:
   StoreCore core_;
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;
+  std::unique_ptr<EnvFlusher> flusher_;  // null for Durability::kNone
 };
 
 }  // namespace malachite::storage

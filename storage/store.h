@@ -2,10 +2,11 @@
 // entity, a read API over short-lived snapshots and a write API through a group-commit writer.
 //
 // LMDB: one writer at a time; a read transaction belongs to one thread and must end before the
-// caller suspends (STYLE rule 2) — ReadView is a stack object, never kept across a co_await.
-// LMDB: long-lived readers stop page reuse and grow the file; keep ReadViews short.
+// caller suspends (ARCHITECTURE.md rule 2) — ReadView is a stack object, never kept across a
+// co_await. LMDB: long-lived readers stop page reuse and grow the file; keep ReadViews short.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "common/clock.h"
+#include "common/durability.h"
 #include "common/entity.h"
 #include "common/error.h"
 #include "common/key_range.h"
@@ -24,8 +26,14 @@ namespace malachite::storage {
 struct StoreOptions {
   std::string data_dir;                       // created if missing
   std::uint64_t map_size_bytes = 1ull << 40;  // LMDB map (address space reserved, not disk)
-  bool sync = true;                           // fsync every commit (false only for tests/bench)
-  std::size_t max_batch = 256;                // most requests one group commit takes
+  // What an acknowledged write survives (common/durability.h). kProcess and kFull start a
+  // background flush that fsyncs the environment every `sync_interval` when something was
+  // committed since the last one, and once more when the store closes.
+  Durability durability = Durability::kProcess;
+  std::chrono::milliseconds sync_interval{1000};
+  std::size_t max_batch = 256;  // most requests one group commit takes
+  // Called (on a background thread) when the background flush fails, e.g. EIO; may be empty.
+  std::function<void(const Error&)> on_background_error;
 };
 
 // A table as the catalog knows it. `id` is never reused, so entities of a deleted table can
@@ -118,8 +126,10 @@ using WriteDone = std::function<void(Result<void>)>;
 
 // Counters of the group-commit writer (monotonic since Open).
 struct StoreStats {
-  std::uint64_t writes = 0;   // WriteFns run (user requests and background reclaim steps)
-  std::uint64_t commits = 0;  // write transactions committed (one per group)
+  std::uint64_t writes = 0;          // WriteFns run (user requests and background reclaim steps)
+  std::uint64_t commits = 0;         // write transactions committed (one per group)
+  std::uint64_t inline_commits = 0;  // of those, groups of one committed by TryWrite
+  std::uint64_t syncs = 0;           // background flushes that synced something
 };
 
 class Store {
@@ -135,7 +145,13 @@ class Store {
   // Queues `fn` for the next group commit; `done` runs on the writer thread (keep it short:
   // post back to the caller's executor).
   virtual void Submit(WriteFn fn, WriteDone done) = 0;
-  // Submit and wait: for tests and tools, never on an I/O thread.
+  // Commits `fn` at once on the calling thread, as a group of its own, when the writer is idle
+  // and a commit does not wait for an fsync (durability kProcess or kNone); returns its result
+  // (what Submit's `done` would get). Otherwise nullopt, with `fn` untouched: Submit it then.
+  // Never blocks behind another writer; costs one LMDB commit without I/O wait, so an I/O thread
+  // may call it. REQUIRES: the calling thread holds no ReadView.
+  virtual std::optional<Result<void>> TryWrite(WriteFn& fn) = 0;
+  // TryWrite, else Submit and wait: for tests and tools, never on an I/O thread.
   virtual Result<void> Write(WriteFn fn) = 0;
   // Blocks until background reclamation of deleted tables has finished (tests).
   virtual void WaitForReclaim() = 0;

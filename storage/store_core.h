@@ -13,7 +13,9 @@ namespace malachite::storage {
 
 struct StoreCore {
   explicit StoreCore(std::unique_ptr<LmdbEnv> e)
-      : env(std::move(e)), catalog(env->dbs()), entities(env->dbs().entities),
+      : env(std::move(e)),
+        catalog(env->dbs()),
+        entities(env->dbs().entities),
         settings(env->dbs().settings) {}
 
   std::unique_ptr<LmdbEnv> env;

@@ -22,7 +22,8 @@ Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_
   if (!id) return tl::unexpected<Error>(id.error());
   if (!*id) return false;
   // The table's stored access policies go with it (a new table of that name starts without).
-  if (auto ok = core_.settings.Delete(txn_, TableAclKey(**id)); !ok) return tl::unexpected(ok.error());
+  if (auto ok = core_.settings.Delete(txn_, TableAclKey(**id)); !ok)
+    return tl::unexpected(ok.error());
   tables_deleted_ = true;
   bytes_written_ += 64;
   return true;
@@ -68,8 +69,7 @@ Result<void> TxnWriteContext::SetTableAcl(const TableInfo& table, std::string_vi
   return core_.settings.Put(txn_, TableAclKey(table.id), record);
 }
 
-Result<std::optional<std::string>> TxnWriteContext::GetServiceProperties(
-    std::string_view account) {
+Result<std::optional<std::string>> TxnWriteContext::GetServiceProperties(std::string_view account) {
   return core_.settings.Get(txn_, ServicePropertiesKey(account));
 }
 

@@ -40,12 +40,27 @@ bool IsAdminTarget(std::string_view target) {
   return path == "/-" || path.substr(0, 3) == "/-/";
 }
 
+bool AdmitAdminRequest(const Request& request, std::string_view path, const AdminContext& context,
+                       Response& response, std::string* credential_account) {
+  if (IsHealthProbePath(path)) return true;
+  if (context.access != nullptr)
+    return context.access->Admit(request, response, credential_account);
+  if (IsLoopbackAddress(request.remote_address)) return true;
+  Answer(response, 403, "admin endpoints answer loopback clients only");
+  return false;
+}
+
 AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Response& response,
                                AdminJob* job) {
   const std::string_view path = PathOf(request.target);
+  std::string credential_account;
+  if (!AdmitAdminRequest(request, path, context, response, &credential_account)) {
+    return AdminAnswer::kAnswered;
+  }
   if (context.traffic != nullptr && context.insight != nullptr && IsExplorerPath(path)) {
-    return HandleExplorerRequest(request, ExplorerContext{*context.insight, *context.traffic},
-                                 response) == ExplorerAnswer::kTableApi
+    return HandleExplorerRequest(
+               request, ExplorerContext{*context.insight, *context.traffic, credential_account},
+               response) == ExplorerAnswer::kTableApi
                ? AdminAnswer::kTableApi
                : AdminAnswer::kAnswered;
   }

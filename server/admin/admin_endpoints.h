@@ -2,11 +2,12 @@
 // liveness and readiness for orchestrators and compose health checks, the traffic endpoints
 // (metrics, hot partitions, fault rules), the data endpoints (reset, backup), the insight
 // endpoints (advisor, bill, capacity, traffic history) and the explorer. The session answers
-// them before the Table pipeline: one dispatcher for every /-/ path.
+// them before the Table pipeline: one dispatcher for every /-/ path, behind one access rule.
 #pragma once
 
 #include <string_view>
 
+#include "server/admin/admin_access.h"
 #include "server/admin/data_endpoints.h"
 #include "server/http/message.h"
 #include "server/insight/insight.h"
@@ -25,7 +26,18 @@ struct AdminContext {
   // The advisor, the bill, capacity and the traffic history (insight_endpoints.h), and with
   // `traffic` the explorer (explorer_endpoints.h). Null: those paths answer 404.
   Insight* insight = nullptr;
+  // Who may use the endpoints other than the health probes (admin_access.h). Null: loopback
+  // (and in-process) clients only.
+  const AdminAccess* access = nullptr;
 };
+
+// The admin access rule, applied by HandleAdminRequest before any /-/ path is dispatched:
+// true when `request` may use `path`; false with the 401/403 answer in `response`. Every
+// endpoint under /-/ (traffic, data, insight, the explorer, and any added later) is behind it;
+// only the health probes are not. `credential_account` (when given) names the account whose
+// credentials admitted the request; empty when it needed none.
+bool AdmitAdminRequest(const Request& request, std::string_view path, const AdminContext& context,
+                       Response& response, std::string* credential_account = nullptr);
 
 // What HandleAdminRequest did.
 enum class AdminAnswer {
@@ -50,6 +62,7 @@ bool IsAdminTarget(std::string_view target);
 //   /-/advisor, /-/bill, /-/bill/prices, /-/capacity, /-/traffic          insight_endpoints.h
 //   /-/explorer[/...]                                                     explorer_endpoints.h
 //   other /-/ paths      404; other methods 405 with Allow.
+//   refused by the access rule (AdmitAdminRequest): 401 or 403, before any of the above.
 // Probe bodies are text/plain. REQUIRES: IsAdminTarget(request.target).
 AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Response& response,
                                AdminJob* job = nullptr);

@@ -70,8 +70,8 @@ AdminJob ResetJob(const DataEndpoints& data, const Request& request, Response& r
   }
   return [&data, accounts = std::move(accounts), seed](Response& out) {
     const auto start = std::chrono::steady_clock::now();
-    static const std::vector<TableContent> kNoSeed;
-    auto summary = ResetAccounts(*data.store, accounts, seed ? data.seed : kNoSeed);
+    static const std::vector<TableContent> no_seed;
+    auto summary = ResetAccounts(*data.store, accounts, seed ? data.seed : no_seed);
     if (!summary) return AnswerText(out, 500, "reset failed: " + summary.error().message);
     std::string body = "{\"accounts\":[";
     for (std::size_t i = 0; i < accounts.size(); ++i) {

@@ -79,6 +79,13 @@ ExplorerAnswer ForwardToTableApi(Request& request, const ExplorerContext& contex
     AnswerJsonError(response, 404, "no account '" + std::string(account) + "' on this server");
     return ExplorerAnswer::kAnswered;
   }
+  // Emulator: the call runs as the account owner, so credentials open their own account only.
+  if (!context.credential_account.empty() && context.credential_account != account) {
+    AnswerJsonError(response, 403,
+                    "these credentials are account '" + std::string(context.credential_account) +
+                        "''s, not '" + std::string(account) + "''s");
+    return ExplorerAnswer::kAnswered;
+  }
   request.target = std::string(rest);
   return ExplorerAnswer::kTableApi;
 }

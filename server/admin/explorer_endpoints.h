@@ -30,6 +30,9 @@ enum class ExplorerAnswer {
 struct ExplorerContext {
   const Insight& insight;         // the configured accounts
   const TrafficControl& traffic;  // the throttle's targets
+  // The account whose credentials admitted the request (AdminAccess); empty when it needed none
+  // (a loopback client). Table API calls then reach that account only.
+  std::string_view credential_account = {};
 };
 
 // True for "/-/explorer" and every path under "/-/explorer/".

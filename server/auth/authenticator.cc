@@ -5,6 +5,7 @@
 #include "common/limits.h"
 #include "server/auth/sas_authorize.h"
 #include "server/auth/shared_key.h"
+#include "server/http/host_style.h"
 
 namespace malachite::server {
 namespace {
@@ -40,7 +41,33 @@ std::optional<ParsedAuthorization> ParseAuthorization(std::string_view value) {
   return std::nullopt;
 }
 
+// The token of "Bearer <token>" (RFC 6750 §2.1; the scheme is case-insensitive), or nullopt for
+// another scheme. The token may be empty.
+std::optional<std::string_view> BearerToken(std::string_view value) {
+  constexpr std::string_view kScheme = "Bearer";
+  if (value.size() < kScheme.size() || !AsciiIEquals(value.substr(0, kScheme.size()), kScheme)) {
+    return std::nullopt;
+  }
+  value.remove_prefix(kScheme.size());
+  if (!value.empty() && value.front() != ' ') return std::nullopt;
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  return value;
+}
+
+// Azure: spec §10.9 — the Table service answers with a bearer challenge from version 2020-12-06.
+bool ChallengeVersion(const Request& request) {
+  auto version = request.Find("x-ms-version");
+  return version && *version >= std::string_view("2020-12-06");
+}
+
 }  // namespace
+
+Authenticator::Authenticator(const std::vector<AccountConfig>& accounts,
+                             std::shared_ptr<const BearerVerifier> bearer)
+    : Authenticator(accounts) {
+  bearer_ = std::move(bearer);
+}
 
 Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
   for (const auto& config : accounts) {
@@ -106,17 +133,62 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
                    std::make_shared<const SasGrant>(std::move(*grant))};
 }
 
+Result<Principal> Authenticator::AuthenticateBearer(const Request& request, const Route& route,
+                                                    std::string_view token, DateTime now) const {
+  const Account* account = FindAccount(route.account);
+  if (account == nullptr) {
+    return AuthFailed("The account '" + route.account + "' of this request's URL is not known.");
+  }
+  // Emulator: unreachable with --oauth (it needs --cert); Azurite's wording.
+  if (!request.secure) return AuthFailed("Authentication scheme Bearer is not allowed with HTTP.");
+  if (token.empty()) {
+    return Fail(ErrorCode::kInvalidAuthenticationInfo, {}, "The bearer token is empty.");
+  }
+  auto identity = bearer_->Verify(token, account->name, AccountEndpoint(request, route, ""), now);
+  if (!identity) {
+    Error error = std::move(identity.error());
+    // Azure: spec §10.9 — 401 with a challenge from 2020-12-06, 403 AuthenticationFailed before.
+    if (ChallengeVersion(request)) error.code = ErrorCode::kInvalidAuthenticationInfoBearer;
+    return tl::unexpected(std::move(error));
+  }
+  if (auto ok = AuthorizeBearerOperation(identity->actions, route.op); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  return Principal{AuthScheme::kBearer, account->name, nullptr, std::move(identity->object_id),
+                   identity->actions};
+}
+
 Result<Principal> Authenticator::Authenticate(const Request& request, const Route& route,
                                               DateTime now, const PolicyLookup& lookup) const {
-  // Azure: spec §10 — SAS parameters take precedence over an Authorization header.
-  if (route.query.Find("sig") != nullptr) return AuthenticateSas(request, route, now, lookup);
+  if (request.Count("Authorization") > 1) {
+    return Fail(ErrorCode::kInvalidAuthenticationInfo, {}, "More than one Authorization header.");
+  }
   auto header = request.Find("Authorization");
+  std::optional<std::string_view> token = header ? BearerToken(*header) : std::nullopt;
+  // Azure: spec §10 — SAS parameters take precedence over an Authorization header; §10.9 (rec.)
+  // a bearer token cannot ride along with them.
+  if (route.query.Find("sig") != nullptr) {
+    if (token && bearer_) {
+      return Fail(ErrorCode::kInvalidAuthenticationInfo, {},
+                  "A bearer token cannot be combined with a shared access signature.");
+    }
+    return AuthenticateSas(request, route, now, lookup);
+  }
+  if (token && bearer_) return AuthenticateBearer(request, route, *token, now);
   if (!header) {
+    // Azure: spec §10.9 — with Entra ID on, versions that know the bearer challenge get it.
+    if (bearer_ && ChallengeVersion(request)) {
+      return Fail(ErrorCode::kNoAuthenticationInformation);
+    }
     // Azure: spec §10.6, §15 #2 — anonymous requests are refused with 403.
     return AuthFailed("Anonymous requests are not supported: sign the request with Shared Key.");
   }
   auto parsed = ParseAuthorization(*header);
-  if (!parsed) return Fail(ErrorCode::kInvalidAuthenticationInfo);
+  if (!parsed) {
+    return Fail(
+        ErrorCode::kInvalidAuthenticationInfo, {},
+        token ? "Bearer tokens are accepted only when the emulator runs with --oauth." : "");
+  }
   const Account* account = FindAccount(route.account);
   if (account == nullptr || parsed->account != route.account) {
     return AuthFailed("The account '" + std::string(parsed->account) +
@@ -130,7 +202,7 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   auto matches = SignatureMatches(account->keys, to_sign, parsed->signature);
   if (!matches) return tl::unexpected(matches.error());
   if (*matches) return Principal{parsed->scheme, account->name, nullptr};
-  if (route.secondary) {
+  if (route.secondary && !route.host_style) {
     // Emulator: the service strips "-secondary" from the path it signs (spec §10.4), but on a
     // path-style endpoint the SDKs sign other paths, so two more forms are accepted there only:
     // - the path as sent, suffix kept ("/<account>/<account>-secondary/..."): the .NET SDK inserts

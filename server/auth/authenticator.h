@@ -10,6 +10,7 @@
 #include "common/edm.h"
 #include "common/error.h"
 #include "config/server_config.h"
+#include "server/auth/bearer.h"
 #include "server/auth/sas.h"
 #include "server/auth/shared_key.h"
 #include "server/http/message.h"
@@ -17,7 +18,7 @@
 
 namespace malachite::server {
 
-enum class AuthScheme { kSharedKey, kSharedKeyLite, kSas };
+enum class AuthScheme { kSharedKey, kSharedKeyLite, kSas, kBearer };
 
 // Who a request was authenticated as.
 struct Principal {
@@ -25,26 +26,44 @@ struct Principal {
   std::string_view account;  // lives as long as the Authenticator
   // What a SAS request may do (scheme kSas only): handlers check entity keys and ranges with it.
   std::shared_ptr<const SasGrant> sas;
+  // A bearer-token request (scheme kBearer): the token's oid and what its roles allow; $batch
+  // checks each of its operations with AuthorizeBearerOperation.
+  std::string object_id = {};
+  RbacActions rbac = 0;
 };
 
 class Authenticator {
  public:
   // Decodes every account key once. REQUIRES: keys are base64 (ParseArgs checked them).
   explicit Authenticator(const std::vector<AccountConfig>& accounts);
+  // As above, accepting Microsoft Entra ID bearer tokens checked by `bearer` (spec §10.9); null
+  // `bearer`: a Bearer header is an unknown scheme (kInvalidAuthenticationInfo).
+  Authenticator(const std::vector<AccountConfig>& accounts,
+                std::shared_ptr<const BearerVerifier> bearer);
 
   // Authenticates `request` (routed as `route`) at time `now`. Preflight is not authenticated
   // and must not be passed here.
   // Errors (Azure: spec §10.5–10.6):
-  //   kInvalidAuthenticationInfo — Authorization header not "<scheme> <account>:<signature>";
+  //   kInvalidAuthenticationInfo — Authorization header not "<scheme> <account>:<signature>",
+  //     or more than one Authorization header;
   //   kAuthenticationFailed — anonymous, unknown account, account differing from the URL,
   //     missing/unparsable date, date off by more than 15 minutes, signature mismatch.
   //     error.detail holds the service's AuthenticationErrorDetail text.
+  // With a bearer verifier (spec §10.9), `Authorization: Bearer <token>` is checked by
+  // BearerVerifier::Verify against AccountEndpoint(request, route, "") as audience; a rejected
+  // token is kInvalidAuthenticationInfoBearer (401, with a challenge) when x-ms-version is
+  // 2020-12-06 or later, else kAuthenticationFailed; an anonymous request at those versions is
+  // kNoAuthenticationInformation (401). Then the principal's roles must allow route.op
+  // (kAuthorizationPermissionMismatch). A token with SAS parameters is kInvalidAuthenticationInfo.
   // With `sig` in the query the request is a SAS (spec §10.7–10.8): VerifySas errors, then
   // AuthorizeSasOperation errors for route.op, and for entity routes with keys in the URL the
   // key range (kAuthorizationFailure). `lookup` finds stored access policies for `si` (none:
   // every `si` is unknown).
   Result<Principal> Authenticate(const Request& request, const Route& route, DateTime now,
                                  const PolicyLookup& lookup = {}) const;
+
+  // The bearer verifier (its challenge for 401 answers), or null without --oauth.
+  const BearerVerifier* bearer() const { return bearer_.get(); }
 
  private:
   struct Account {
@@ -55,8 +74,11 @@ class Authenticator {
   Result<void> CheckDate(const Request& request, DateTime now) const;
   Result<Principal> AuthenticateSas(const Request& request, const Route& route, DateTime now,
                                     const PolicyLookup& lookup) const;
+  Result<Principal> AuthenticateBearer(const Request& request, const Route& route,
+                                       std::string_view token, DateTime now) const;
 
   std::vector<Account> accounts_;
+  std::shared_ptr<const BearerVerifier> bearer_;  // null without --oauth
 };
 
 }  // namespace malachite::server

@@ -31,7 +31,7 @@ std::string CanonicalizedResource(const Route& route) {
   out.reserve(1 + route.account.size() + path.size() + 16);
   out += '/';
   out += route.account;
-  if (route.secondary) {
+  if (route.secondary && !route.host_style) {
     // Azure: spec §10.4 — the secondary suffix is removed before signing.
     std::size_t end = path.find('/', 1);
     std::string_view segment = path.substr(0, end);

@@ -15,7 +15,8 @@ namespace malachite::server {
 
 // Azure: spec §10.4 — "/" + account + the raw path as sent (account segment without
 // "-secondary") + "?comp=<value>" when the query has comp. Path style therefore names the
-// account twice: "/devstoreaccount1/devstoreaccount1/Tables".
+// account twice: "/devstoreaccount1/devstoreaccount1/Tables"; host style (route.host_style) once,
+// as on Azure: "/devstoreaccount1/Tables".
 std::string CanonicalizedResource(const Route& route);
 
 // Azure: spec §10.2 — VERB \n Content-MD5 \n Content-Type \n Date \n CanonicalizedResource, where

@@ -33,7 +33,7 @@ constexpr std::string_view kVersion = "2019-02-02";
 constexpr std::uint64_t kMaxReplyBody = 256ull << 20;
 
 std::optional<ErrorCode> CodeFromName(std::string_view name) {
-  for (std::size_t i = 0; i < static_cast<std::size_t>(ErrorCode::kCount_); ++i) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(ErrorCode::kCount); ++i) {
     const auto code = static_cast<ErrorCode>(i);
     if (Describe(code).code == name) return code;
   }

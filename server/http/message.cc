@@ -1,5 +1,8 @@
 #include "server/http/message.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "common/encoding.h"
 
 namespace malachite::server {
@@ -18,19 +21,15 @@ std::size_t Request::Count(std::string_view name) const {
 }
 
 void Response::Set(std::string_view name, std::string value) {
-  bool placed = false;
-  for (auto it = headers.begin(); it != headers.end();) {
-    if (!AsciiIEquals(it->name, name)) {
-      ++it;
-    } else if (!placed) {
-      it->value = std::move(value);
-      placed = true;
-      ++it;
-    } else {
-      it = headers.erase(it);
-    }
+  auto named = [name](const Header& header) { return AsciiIEquals(header.name, name); };
+  auto first = std::find_if(headers.begin(), headers.end(), named);
+  if (first == headers.end()) {
+    headers.push_back(Header{std::string(name), std::move(value)});
+    return;
   }
-  if (!placed) headers.push_back(Header{std::string(name), std::move(value)});
+  // The first one keeps its place and takes the value; later ones go.
+  first->value = std::move(value);
+  headers.erase(std::remove_if(std::next(first), headers.end(), named), headers.end());
 }
 
 std::optional<std::string_view> Response::Find(std::string_view name) const {

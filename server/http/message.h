@@ -1,6 +1,6 @@
 // Plain HTTP request/response values. The session converts Beast messages to and from these, so
 // that everything below the session is ordinary synchronous code testable without sockets
-// (STYLE rule 1). No Boost in this header.
+// (ARCHITECTURE.md rule 1). No Boost in this header.
 #pragma once
 
 #include <optional>
@@ -20,7 +20,7 @@ struct Request {
   std::string target;  // request-target as sent (path and query, percent-encoding preserved)
   std::vector<Header> headers;
   std::string body;
-  std::string remote_address;  // peer IP, for logs (and SAS sip later)
+  std::string remote_address;  // peer IP, for logs and the SAS `sip` check
   bool secure = false;         // arrived over TLS
 
   // The first header named `name` (case-insensitive), or nullopt. The view lives as long as the

@@ -20,8 +20,10 @@ struct QueryParams {
 
 struct Route {
   Operation op = Operation::kQueryTables;
-  std::string account;        // without "-secondary"
-  bool secondary = false;     // the account segment ended in "-secondary"
+  std::string account;     // without "-secondary"
+  bool secondary = false;  // the account segment (or host label) ended in "-secondary"
+  // The account came from the Host (spec §1.1 host style): raw_path holds no account segment.
+  bool host_style = false;
   std::string table;          // as written in the URL (case preserved); empty for service ops
   std::string partition_key;  // decoded, '' unescaped (entity routes only)
   std::string row_key;

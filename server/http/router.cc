@@ -1,11 +1,11 @@
 // Routing (spec §1): the request-target is split into account, resource and query; the resource
 // form and the effective verb pick the Operation. Hand-written scanning, no regex: this runs on
 // every request.
-#include "server/http/url_coding.h"
 #include "server/http/router.h"
 
 #include "common/encoding.h"
 #include "common/validation.h"
+#include "server/http/url_coding.h"
 
 namespace malachite::server {
 namespace {
@@ -15,7 +15,7 @@ constexpr std::string_view kSecondarySuffix = "-secondary";
 tl::unexpected<Error> InvalidUri() { return Fail(ErrorCode::kInvalidUri); }
 tl::unexpected<Error> WrongVerb() { return Fail(ErrorCode::kUnsupportedHttpVerb); }
 
-// Azure: spec §1.3 — parameter names and values arrive percent-encoded (`%24filter` from node
+// Azure: spec §1.2 — parameter names and values arrive percent-encoded (`%24filter` from node
 // legacy). '+' decodes to a space as in any form-encoded query (what Azurite's and IIS's query
 // parsers do); SDKs that mean '+' send %2B.
 void ParseQuery(std::string_view query, QueryParams& out) {
@@ -213,13 +213,18 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
 
 }  // namespace
 
-Result<Route> RouteRequest(const Request& request) {
+Result<Route> RouteRequest(const Request& request) { return RouteRequest(request, HostRouting{}); }
+
+Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   Route route;
   std::string_view target = request.target;
-  // An absolute-form target (proxies): drop scheme and authority.
+  std::optional<std::string_view> authority = request.Find("Host");
+  // An absolute-form target (proxies, $batch parts): its authority is the host; drop both.
   if (std::size_t scheme = target.find("://");
       scheme != std::string_view::npos && scheme < target.find('/')) {
     std::size_t path = target.find('/', scheme + 3);
+    authority =
+        target.substr(scheme + 3, path == std::string_view::npos ? path : path - scheme - 3);
     target = path == std::string_view::npos ? std::string_view("/") : target.substr(path);
   }
   std::size_t question = target.find('?');
@@ -234,16 +239,24 @@ Result<Route> RouteRequest(const Request& request) {
     return Fail(ErrorCode::kInvalidUri, {}, "malformed percent escape in the path");
   }
 
-  // Azure: spec §1.1 — path style: the account is the first segment.
-  std::size_t slash = path.find('/', 1);
-  std::string_view account =
-      path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
-  route.account = PercentDecode(account);
-  if (route.account.size() > kSecondarySuffix.size() && route.account.ends_with(kSecondarySuffix)) {
-    route.account.resize(route.account.size() - kSecondarySuffix.size());
-    route.secondary = true;
+  std::size_t slash = 0;  // before the resource: the path's first '/' in host style
+  if (auto host = authority ? ParseHostAccount(*authority, routing) : std::nullopt) {
+    route.account = std::move(host->account);
+    route.secondary = host->secondary;
+    route.host_style = true;
+  } else {
+    // Azure: spec §1.1 — path style: the account is the first segment.
+    slash = path.find('/', 1);
+    std::string_view account =
+        path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
+    route.account = PercentDecode(account);
+    if (route.account.size() > kSecondarySuffix.size() &&
+        route.account.ends_with(kSecondarySuffix)) {
+      route.account.resize(route.account.size() - kSecondarySuffix.size());
+      route.secondary = true;
+    }
+    if (route.account.empty()) return InvalidUri();
   }
-  if (route.account.empty()) return InvalidUri();
 
   // Azure: spec §4.17 — OPTIONS is a CORS preflight on any path.
   if (request.method == "OPTIONS") {
@@ -257,7 +270,7 @@ Result<Route> RouteRequest(const Request& request) {
       slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
   // Emulator: the Python SDK reaches the secondary of a path-style endpoint by renaming only the
   // host part, so Get Table Service Stats arrives as /<account>-secondary/<account>/?restype=...
-  if (route.secondary && route.query.Find("restype") != nullptr &&
+  if (route.secondary && !route.host_style && route.query.Find("restype") != nullptr &&
       (rest == route.account || rest == route.account + "/")) {
     rest = {};
   }

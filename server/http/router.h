@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "server/http/host_style.h"
 #include "server/http/message.h"
 #include "server/http/route.h"
 
@@ -11,5 +12,10 @@ namespace malachite::server {
 // kUnsupportedHttpVerb, kXMethodIncorrectCount/kXMethodNotUsingPost/kXMethodIncorrectValue,
 // kInvalidQueryParameterValue (unknown comp), kOutOfRangeInput/kInvalidResourceName (table name).
 Result<Route> RouteRequest(const Request& request);
+
+// As above; with `routing` enabled, a host naming an account (ParseHostAccount: the authority of
+// an absolute-form target, else the Host header) makes the request host-style (spec §1.1): the
+// account is the host's and the whole path is the resource.
+Result<Route> RouteRequest(const Request& request, const HostRouting& routing);
 
 }  // namespace malachite::server

@@ -18,7 +18,7 @@ class RequestCounters {
  public:
   // Index kOperationCount counts requests that could not be routed.
   static constexpr std::size_t kRequestSlots = kOperationCount + 1;
-  static constexpr std::size_t kErrorSlots = static_cast<std::size_t>(ErrorCode::kCount_);
+  static constexpr std::size_t kErrorSlots = static_cast<std::size_t>(ErrorCode::kCount);
 
   struct Totals {
     std::array<std::uint64_t, kRequestSlots> requests{};

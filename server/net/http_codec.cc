@@ -1,15 +1,40 @@
 #include "server/net/http_codec.h"
 
+#include <boost/asio/error.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/status.hpp>
 #include <charconv>
 
 namespace malachite::server {
+
+bool IsBatchTarget(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  const std::string_view last = path.substr(path.rfind('/') + 1);
+  return last == "$batch" || boost::beast::iequals(last, "%24batch");
+}
 
 void RequestParser::on_request_impl(boost::beast::http::verb, string_view method,
                                     string_view target, int version, error_code&) {
   out_.method.assign(method.data(), method.size());
   out_.target.assign(target.data(), target.size());
   version_ = version;
+  // Azure: spec §9.3 — so that a body over the limit is refused as soon as it passes it (a
+  // Content-Length at once, a chunked body at the chunk that crosses it).
+  if (other_limit_ != 0) {
+    body_limit(IsBatchTarget(out_.target) ? batch_limit_ : other_limit_);
+  }
+}
+
+bool RequestParser::ChargeBody(std::uint64_t bytes) {
+  if (budget_ == nullptr || bytes == 0) return true;
+  if (!budget_->TryCharge(bytes)) return false;
+  charged_ += bytes;
+  return true;
+}
+
+void RequestParser::ReleaseBodyCharge() {
+  if (budget_ != nullptr && charged_ != 0) budget_->Release(charged_);
+  charged_ = 0;
 }
 
 void RequestParser::on_field_impl(boost::beast::http::field, string_view name, string_view value,
@@ -19,9 +44,23 @@ void RequestParser::on_field_impl(boost::beast::http::field, string_view name, s
 }
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
-                                      error_code&) {
+                                      error_code& ec) {
   // Beast has already refused a Content-Length above body_limit().
-  if (content_length) out_.body.reserve(static_cast<std::size_t>(*content_length));
+  if (!content_length) return;
+  if (*content_length > charged_ && !ChargeBody(*content_length - charged_)) {
+    over_budget_ = true;
+    ec = boost::asio::error::no_buffer_space;
+    return;
+  }
+  out_.body.reserve(static_cast<std::size_t>(*content_length));
+}
+
+void RequestParser::on_chunk_header_impl(std::uint64_t size, string_view, error_code& ec) {
+  // Beast has already refused a chunk that passes body_limit().
+  if (!ChargeBody(size)) {
+    over_budget_ = true;
+    ec = boost::asio::error::no_buffer_space;
+  }
 }
 
 std::size_t RequestParser::on_body_impl(string_view body, error_code&) {

@@ -1,21 +1,25 @@
 #include "server/net/listener.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <csignal>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include "server/net/fd_limit.h"
 #include "server/net/session.h"
 
 namespace malachite::server {
@@ -28,6 +32,31 @@ using tcp = asio::ip::tcp;
 constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 // How long shutdown waits for in-flight requests before stopping anyway.
 constexpr auto kDrainLimit = std::chrono::seconds(10);
+// Idle connections closed each time accept fails (EMFILE): room for the connections waiting.
+constexpr std::size_t kClosePerFailedAccept = 16;
+
+// The accept loop's pause after a failure (EMFILE, ENFILE, ENOBUFS): 10 ms doubling to 1 s
+// while failures go on, and one log line per episode instead of one per failure.
+class AcceptBackoff {
+ public:
+  std::chrono::milliseconds Failed(const std::string& why, std::size_t closed) {
+    if (failures_++ == 0) {
+      spdlog::warn("accept failed: {}; closed {} idle connections, retrying with back-off", why,
+                   closed);
+    }
+    pause_ = failures_ == 1 ? std::chrono::milliseconds(10) : std::min(pause_ * 2, kMaxPause);
+    return closed > 0 ? std::chrono::milliseconds(1) : pause_;
+  }
+  void Succeeded() {
+    if (failures_ > 1) spdlog::warn("accept works again after {} failed attempts", failures_);
+    failures_ = 0;
+  }
+
+ private:
+  static constexpr std::chrono::milliseconds kMaxPause{1000};
+  int failures_ = 0;
+  std::chrono::milliseconds pause_{10};
+};
 
 void LogException(std::string_view what, std::exception_ptr error) {
   if (!error) return;
@@ -44,7 +73,39 @@ class BeastListener final : public Listener {
       : threads_(std::max(1u, config.threads)),
         timeout_(config.request_timeout_seconds),
         access_log_level_(spdlog::level::from_str(config.access_log_level)),
-        acceptor_(ioc_) {}
+        open_files_(RaiseOpenFileLimit()),
+        connections_(ConnectionHighWater(open_files_.now)),
+        body_budget_(config.body_memory_mb << 20),
+        admin_access_(AdminAccess::ForConfig(config, SystemClock::Instance())),
+        acceptor_(ioc_) {
+    // One single-threaded io_context per I/O thread, each connection bound to one of them
+    // (round robin): a keep-alive connection's reads, handling and writes stay on one thread,
+    // so a request costs no hand-off or wake-up between I/O threads (and no strand).
+    for (unsigned i = 1; i < threads_; ++i) {
+      workers_.push_back(std::make_unique<asio::io_context>(1));
+      work_.push_back(asio::make_work_guard(*workers_.back()));
+    }
+  }
+
+  // The limits in force, for the startup log.
+  std::vector<std::string> Describe() const override {
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format(
+        "open files: limit {}{} (hard {}); idle keep-alive connections are closed, longest idle "
+        "first, past {} connections",
+        open_files_.now,
+        open_files_.now != open_files_.before ? fmt::format(", raised from {}", open_files_.before)
+                                              : std::string(),
+        open_files_.hard == RLIM_INFINITY ? std::string("unlimited")
+                                          : std::to_string(open_files_.hard),
+        connections_.high_water()));
+    lines.push_back(body_budget_.limit() == 0
+                        ? std::string("request bodies in flight: no memory limit")
+                        : fmt::format("request bodies in flight: up to {} MiB together, then 503 "
+                                      "ServerBusy (--body-memory-mb)",
+                                      body_budget_.limit() >> 20));
+    return lines;
+  }
 
   // Loads the PEM certificate chain and key when --cert/--key are set; every connection then
   // speaks TLS.
@@ -98,7 +159,11 @@ class BeastListener final : public Listener {
     shared_->access_log_level = access_log_level_;
     shared_->data = data;
     shared_->jobs = &jobs_;
+    shared_->body_budget = &body_budget_;
+    shared_->connections = &connections_;
+    shared_->admin_access = &admin_access_;
     asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
+    asio::co_spawn(ioc_, ReturnMemoryAfterBursts(), asio::detached);
     asio::signal_set signals(ioc_, SIGINT, SIGTERM);
     signals.async_wait([this](const beast::error_code& ec, int signal) {
       if (ec) return;
@@ -109,8 +174,9 @@ class BeastListener final : public Listener {
       asio::co_spawn(ioc_, Drain(), asio::detached);
     });
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads_; ++i) pool.emplace_back([this] { ioc_.run(); });
+    for (auto& worker : workers_) pool.emplace_back([&context = *worker] { context.run(); });
     ioc_.run();
+    StopWorkers();
     for (auto& thread : pool) thread.join();
     // A job still running (a long backup) finishes before the store may close.
     jobs_.join();
@@ -118,15 +184,21 @@ class BeastListener final : public Listener {
 
  private:
   asio::awaitable<void> Accept() {
+    AcceptBackoff backoff;
     for (;;) {
-      auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(ioc_), kTuple);
+      auto [ec, socket] = co_await acceptor_.async_accept(NextContext(), kTuple);
       if (ec) {
         if (shared_->stopping.load() || ec == asio::error::operation_aborted) co_return;
-        // E.g. EMFILE: back off instead of spinning.
-        spdlog::warn("accept failed: {}", ec.message());
-        asio::steady_timer pause(ioc_, std::chrono::milliseconds(50));
+        // E.g. EMFILE: free descriptors held by idle connections, then wait before retrying
+        // (the pending connection keeps the acceptor readable: retrying at once would spin).
+        const std::size_t closed = connections_.CloseLongestIdle(kClosePerFailedAccept);
+        asio::steady_timer pause(ioc_, backoff.Failed(ec.message(), closed));
         co_await pause.async_wait(kTuple);
         continue;
+      }
+      backoff.Succeeded();
+      if (const std::size_t closed = connections_.Trim(); closed > 0) {
+        LogNearLimit(closed);
       }
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
@@ -145,6 +217,32 @@ class BeastListener final : public Listener {
     }
   }
 
+  // Once a second: after a burst of large bodies, gives the freed heap back to the system.
+  asio::awaitable<void> ReturnMemoryAfterBursts() {
+    asio::steady_timer timer(ioc_);
+    while (!shared_->stopping.load()) {
+      timer.expires_after(std::chrono::seconds(1));
+      co_await timer.async_wait(kTuple);
+      const std::uint64_t peak = body_budget_.TakePeak();
+      if (ReturnFreedMemory(peak, body_budget_.in_use())) {
+        spdlog::debug("returned freed memory after {} MiB of request bodies", peak >> 20);
+      }
+    }
+  }
+
+  // At most one line every 10 s: a flood of idle connections would otherwise flood the log.
+  void LogNearLimit(std::size_t closed) {
+    const auto now = std::chrono::steady_clock::now();
+    closed_near_limit_ += closed;
+    if (now - last_near_limit_log_ < std::chrono::seconds(10)) return;
+    last_near_limit_log_ = now;
+    spdlog::warn(
+        "{} connections open, near the open-file limit {}: closed {} longest-idle keep-alive "
+        "connections",
+        connections_.size(), open_files_.now, closed_near_limit_);
+    closed_near_limit_ = 0;
+  }
+
   // Waits (bounded) for in-flight requests, then stops the io_context.
   asio::awaitable<void> Drain() {
     const auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
@@ -154,6 +252,17 @@ class BeastListener final : public Listener {
       co_await timer.async_wait(kTuple);
     }
     ioc_.stop();
+    StopWorkers();
+  }
+
+  // The context the next connection runs on: the I/O threads' contexts in turn.
+  asio::io_context& NextContext() {
+    const std::size_t index = next_context_++ % (workers_.size() + 1);
+    return index == 0 ? ioc_ : *workers_[index - 1];
+  }
+
+  void StopWorkers() {
+    for (auto& worker : workers_) worker->stop();
   }
 
   struct Shared : SessionShared {
@@ -164,13 +273,25 @@ class BeastListener final : public Listener {
   unsigned threads_;
   std::chrono::seconds timeout_;
   spdlog::level::level_enum access_log_level_;
+  OpenFileLimit open_files_;
+  ConnectionRegistry connections_;
+  BodyBudget body_budget_;
+  AdminAccess admin_access_;
+  // Accept's near-limit log state (the accept loop is one coroutine: no lock needed).
+  std::chrono::steady_clock::time_point last_near_limit_log_{};
+  std::size_t closed_near_limit_ = 0;
   // Set with --cert/--key. Declared before the sessions that use it (they die with ioc_).
   std::optional<asio::ssl::context> tls_;
   // Declared before ioc_: session frames (destroyed with ioc_) refer to it.
   std::optional<Shared> shared_;
   // One thread for the blocking admin jobs (reset, backup): they run one at a time.
   asio::thread_pool jobs_{1};
-  asio::io_context ioc_;
+  // The first I/O thread's context: the acceptor, signals and its share of the connections.
+  asio::io_context ioc_{1};
+  // The other I/O threads' contexts, kept running by `work_` until shutdown.
+  std::vector<std::unique_ptr<asio::io_context>> workers_;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::size_t next_context_ = 0;  // accept loop only
   tcp::acceptor acceptor_;
 };
 

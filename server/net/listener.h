@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "config/server_config.h"
@@ -27,6 +29,11 @@ class Listener {
 
   // True when connections speak TLS (--cert/--key).
   virtual bool secure() const = 0;
+
+  // The connection limits in force, one log line each: the open-file limit (raised to the hard
+  // limit at Open) and the number of connections past which idle ones are closed; the memory
+  // budget of request bodies in flight.
+  virtual std::vector<std::string> Describe() const = 0;
 
   // Serves connections with `service` (writes go to `store`) on config.threads threads; returns
   // after SIGINT/SIGTERM once in-flight requests finished (bounded wait). After Run returns, the

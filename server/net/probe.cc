@@ -68,6 +68,15 @@ asio::awaitable<std::string> Run(const Target& target) {
 
 }  // namespace
 
+std::string SelfProbeUrl(const ServerConfig& config, std::string_view path) {
+  std::string host = config.host;
+  if (host.empty() || host == "0.0.0.0") host = "127.0.0.1";
+  if (host == "::") host = "::1";
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return (config.cert_file.empty() ? "http://" : "https://") + host + ":" +
+         std::to_string(config.port) + std::string(path);
+}
+
 int Probe(const std::string& url) {
   auto parsed = boost::urls::parse_uri(url);
   Target target;

@@ -1,5 +1,5 @@
-// The connection layer (STYLE rule 1): the only asynchronous code. Shape follows the Beast
-// coroutine examples (boost-1.81): every request gets a fresh parser with its own limits and
+// The connection layer (ARCHITECTURE.md rule 1): the only asynchronous code. Shape follows the
+// Beast coroutine examples (boost-1.81): every request gets a fresh parser with its own limits and
 // a timeout; the pipeline below is plain synchronous code.
 #include "server/net/session.h"
 
@@ -26,6 +26,7 @@
 #include "common/limits.h"
 #include "server/admin/admin_endpoints.h"
 #include "server/net/http_codec.h"
+#include "server/net/session_io.h"
 #include "server/pipeline/access_log.h"
 
 namespace malachite::server {
@@ -36,15 +37,15 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 
 constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
-// Azure: spec §9.3 — bodies up to 4 MiB; the slack lets a batch's multipart framing through so
-// that its handler can answer with the batch-specific error.
-constexpr std::uint64_t kBodyLimit = limits::kRequestBodyMax + 64 * 1024;
+// Azure: spec §9.3 — bodies up to 4 MiB; a $batch gets slack for its multipart framing, so that
+// its handler can answer with the batch-specific error.
+constexpr std::uint64_t kBodyLimit = limits::kRequestBodyMax;
+constexpr std::uint64_t kBatchBodyLimit = limits::kRequestBodyMax + 64 * 1024;
+// Per-connection buffers above this size are given back after each request instead of being
+// kept for the next one: a connection that once carried a 4 MiB body must not hold it while idle.
+constexpr std::size_t kRetainedBuffer = 64 * 1024;
 // Long $filter expressions and keys travel in the request line.
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
-// How long and how much a connection answered early (e.g. 413 before its body was read) is
-// drained before it is closed.
-constexpr auto kDrainTime = std::chrono::seconds(5);
-constexpr std::size_t kDrainBytes = 256 * 1024 * 1024;
 // How long a TLS close_notify exchange may take at the end of a connection.
 constexpr auto kTlsShutdownTime = std::chrono::seconds(2);
 
@@ -54,27 +55,6 @@ using TlsStream = asio::ssl::stream<beast::tcp_stream>;
 template <typename Stream>
 beast::tcp_stream& Tcp(Stream& stream) {
   return beast::get_lowest_layer(stream);
-}
-
-// Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
-// executor (its strand) once the write is durable or failed. The writer thread only posts.
-template <typename Token>
-auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
-  return asio::async_initiate<Token, void(Result<void>)>(
-      [&store](auto handler, storage::WriteFn fn) {
-        using Handler = decltype(handler);
-        auto executor = asio::get_associated_executor(handler);
-        // WriteDone is a std::function (copyable); the awaitable handler is move-only.
-        auto shared = std::make_shared<Handler>(std::move(handler));
-        auto work = std::make_shared<decltype(asio::make_work_guard(executor))>(
-            asio::make_work_guard(executor));
-        store.Submit(std::move(fn), [shared, work](Result<void> result) {
-          asio::post(work->get_executor(), [shared, work, result = std::move(result)]() mutable {
-            std::move (*shared)(std::move(result));
-          });
-        });
-      },
-      token, std::move(write));
 }
 
 // Runs `job` on `pool` (it may block) and completes on the awaiting coroutine's executor once it
@@ -94,26 +74,27 @@ auto AsyncRunJob(asio::thread_pool& pool, AdminJob job, Response& response, Toke
       token, std::move(job));
 }
 
-// Errors after which nobody is left to answer. Not partial_message: a client that half-closed
-// after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
-// 400 InvalidInput.
-bool IsQuietClose(const beast::error_code& ec) {
-  // stream_truncated: a TLS peer that closed without close_notify (common, harmless here).
-  return ec == http::error::end_of_stream || ec == beast::error::timeout ||
-         ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
-         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-         ec == asio::error::broken_pipe || ec == asio::error::not_connected;
+// Gives `buffer`'s memory back when it grew past kRetainedBuffer.
+void ReleaseIfLarge(std::string& buffer) {
+  if (buffer.capacity() > kRetainedBuffer) std::string().swap(buffer);
 }
 
 // Reads one request (through `parser`, into the Request it fills). Returns the error; on
-// success the parser is done.
+// success the parser is done. A body the budget has no room for ends the read with
+// asio::error::no_buffer_space.
 template <typename Stream>
 asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffer& buffer,
                                                RequestParser& parser, const Request& request,
-                                               std::chrono::seconds timeout) {
+                                               std::chrono::seconds timeout,
+                                               TrackedConnection& tracked) {
+  tracked.MarkIdle();
   Tcp(stream).expires_after(timeout);
   auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   if (ec) co_return ec;
+  tracked.MarkBusy();
+  if (auto length = parser.content_length(); length && *length > 0) {
+    if (!co_await ChargeBodyOrWait(parser, *length)) co_return asio::error::no_buffer_space;
+  }
   // Clients that send `Expect: 100-continue` wait for this before sending the body.
   if (auto expect = request.Find("Expect"); expect && beast::iequals(*expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -142,48 +123,36 @@ asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& respo
   co_return ec;
 }
 
-// Answers a request that could not be read (413 or 400); the caller then closes.
+// The answer to a request that could not be read: 413 past the body limit, 503 ServerBusy when
+// the body budget had no room, else 400.
+Error UnreadableRequestError(const beast::error_code& ec) {
+  if (ec == http::error::body_limit)
+    return Error{ErrorCode::kRequestBodyTooLarge, {}, ec.message()};
+  if (ec == asio::error::no_buffer_space) {
+    // Emulator: load shedding by memory; the SDKs retry 503 ServerBusy with back-off.
+    return Error{ErrorCode::kServerBusy,
+                 "The server is busy: request bodies in flight fill its memory budget.",
+                 "request bodies in flight fill --body-memory-mb"};
+  }
+  return Error{ErrorCode::kInvalidInput, {}, ec.message()};
+}
+
+void LogAccess(const Exchange& exchange, const std::string& remote,
+               std::chrono::steady_clock::time_point started, spdlog::level::level_enum level);
+
+// Answers a request that could not be read; the caller then closes.
 template <typename Stream>
 asio::awaitable<void> AnswerBadRequest(Stream& stream, SessionShared& shared, Exchange& exchange,
-                                       std::string& head, const beast::error_code& ec) {
-  const bool too_large = ec == http::error::body_limit;
+                                       std::string& head, const beast::error_code& ec,
+                                       const std::string& remote) {
+  const auto started = std::chrono::steady_clock::now();
   spdlog::debug("unreadable request: {}", ec.message());
+  ReleaseIfLarge(exchange.request.body);
   exchange.request.body.clear();
-  shared.service.Fail(exchange,
-                      Error{too_large ? ErrorCode::kRequestBodyTooLarge : ErrorCode::kInvalidInput,
-                            {},
-                            ec.message()});
+  exchange.request.remote_address = remote;
+  shared.service.Fail(exchange, UnreadableRequestError(ec));
   co_await WriteResponse(stream, exchange.response, 11, false, head, shared.timeout);
-}
-
-// Azure: spec §9.3 — a client that writes its whole oversized body before reading (http.client,
-// Node's http, the SDKs' pipelines) must see the 413. Closing with unread bytes in the receive
-// buffer sends a TCP reset, which makes that client fail with EPIPE/ECONNRESET instead; so stop
-// sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
-// Over TLS the raw TCP bytes are discarded undecrypted: only their arrival matters.
-asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
-  beast::error_code ignored;
-  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  std::array<char, 16 * 1024> scratch;
-  std::size_t drained = 0;
-  stream.expires_after(kDrainTime);
-  while (drained < kDrainBytes) {
-    auto [ec, n] = co_await stream.async_read_some(asio::buffer(scratch), kTuple);
-    if (ec) break;
-    drained += n;
-  }
-}
-
-// Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.
-asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
-  static constexpr std::string_view kAnswer =
-      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-      "Content-Length: 71\r\nConnection: close\r\n\r\n"
-      "This port serves HTTPS: use https:// (DefaultEndpointsProtocol=https).\n";
-  stream.expires_after(std::chrono::seconds(5));
-  auto [ec, n] =
-      co_await asio::async_write(stream, asio::buffer(kAnswer.data(), kAnswer.size()), kTuple);
-  if (!ec) co_await DrainBeforeClose(stream);
+  LogAccess(exchange, remote, started, shared.access_log_level);
 }
 
 // Runs one read request through the admin endpoints or the Table pipeline (awaiting the store
@@ -191,14 +160,13 @@ asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
 asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   if (IsAdminTarget(exchange.request.target)) {
     AdminJob job;
-    const AdminContext context{!shared.stopping.load(), &shared.service.traffic(),
-                               shared.jobs != nullptr ? shared.data : nullptr,
-                               &shared.service.insight()};
+    AdminContext context{!shared.stopping.load(), &shared.service.traffic(),
+                         shared.jobs != nullptr ? shared.data : nullptr, &shared.service.insight()};
+    context.access = shared.admin_access;
     if (HandleAdminRequest(exchange.request, context, exchange.response, &job) ==
         AdminAnswer::kAnswered) {
       if (job) {
-        co_await AsyncRunJob(*shared.jobs, std::move(job), exchange.response,
-                             asio::use_awaitable);
+        co_await AsyncRunJob(*shared.jobs, std::move(job), exchange.response, asio::use_awaitable);
       }
       co_return;
     }
@@ -208,15 +176,20 @@ asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   try {
     shared.service.Handle(exchange);
     if (exchange.write) {
-      auto result =
-          co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
+      // A lone write commits right here when the writer idles (process durability): no hand-off
+      // to the writer thread and no wake-up back. Otherwise it joins the next group commit.
+      std::optional<Result<void>> result = shared.store.TryWrite(exchange.write);
+      if (!result) {
+        result = co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
+      }
       exchange.write = nullptr;
-      shared.service.Complete(exchange, std::move(result));
+      shared.service.Complete(exchange, std::move(*result));
     }
   } catch (const std::exception& e) {
-    spdlog::error("{} {}: unexpected exception: {}", exchange.request.method,
-                  exchange.request.target, e.what());
-    shared.service.Fail(exchange, Error{ErrorCode::kInternalError, {}, e.what()});
+    // Service::Fail logs it (failure_log.h) with the request id.
+    shared.service.Fail(
+        exchange,
+        Error{ErrorCode::kInternalError, {}, std::string("unexpected exception: ") + e.what()});
   }
 }
 
@@ -235,7 +208,8 @@ void LogAccess(const Exchange& exchange, const std::string& remote,
 
 // The request loop shared by plain and TLS connections.
 template <typename Stream>
-asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) {
+asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
+                            TrackedConnection& tracked) {
   // Per-connection buffers, reused by every request of the connection.
   beast::flat_buffer buffer;
   Exchange exchange;
@@ -244,18 +218,20 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
   {
     beast::error_code ec;
     auto endpoint = Tcp(stream).socket().remote_endpoint(ec);
-    if (!ec) remote = endpoint.address().to_string();
+    // Never empty: an empty address means an in-process caller to the admin access rule.
+    remote = ec ? "unknown" : endpoint.address().to_string();
   }
   for (;;) {
     exchange.Reset();
-    RequestParser parser(exchange.request);
-    parser.body_limit(kBodyLimit);
+    RequestParser parser(exchange.request, shared.body_budget);
+    parser.LimitBodies(kBodyLimit, kBatchBodyLimit);
     parser.header_limit(kHeaderLimit);
     beast::error_code ec =
-        co_await ReadRequest(stream, buffer, parser, exchange.request, shared.timeout);
+        co_await ReadRequest(stream, buffer, parser, exchange.request, shared.timeout, tracked);
     if (ec) {
       if (!IsQuietClose(ec)) {
-        co_await AnswerBadRequest(stream, shared, exchange, head, ec);
+        parser.ReleaseBodyCharge();
+        co_await AnswerBadRequest(stream, shared, exchange, head, ec, remote);
         co_await DrainBeforeClose(Tcp(stream));
       }
       break;
@@ -265,6 +241,10 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
     exchange.request.remote_address = remote;
     exchange.request.secure = secure;
     co_await Process(exchange, shared);
+    // The body has been decoded and applied: its memory and its budget charge go back now, not
+    // after a slow client has read the response.
+    ReleaseIfLarge(exchange.request.body);
+    parser.ReleaseBodyCharge();
     // Fault injection (traffic_control.h): a connection closed without an answer, or an answer
     // held back by a timer (never by sleeping an I/O thread).
     if (exchange.drop_connection) {
@@ -286,6 +266,7 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
                                                    keep_alive, head, shared.timeout);
     LogAccess(exchange, remote, started, shared.access_log_level);
     shared.in_flight.fetch_sub(1);
+    ReleaseIfLarge(exchange.response.body);
     if (wec || !keep_alive) break;
   }
 }
@@ -293,12 +274,15 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure) 
 }  // namespace
 
 asio::awaitable<void> RunSession(beast::tcp_stream stream, SessionShared& shared) {
-  co_await Serve(stream, shared, false);
+  TrackedConnection tracked(shared.connections, stream);
+  co_await Serve(stream, shared, false, tracked);
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
+  // Tracked from the start: a client that idles in the handshake is as closable as any.
+  TrackedConnection tracked(shared.connections, Tcp(stream));
   Tcp(stream).expires_after(shared.timeout);
   // A plain-HTTP client on the HTTPS port (a connection string still saying http) gets an answer
   // that says so, instead of a reset connection.
@@ -316,7 +300,7 @@ asio::awaitable<void> RunSession(TlsStream stream, SessionShared& shared) {
     spdlog::debug("TLS handshake failed: {}", ec.message());
     co_return;
   }
-  co_await Serve(stream, shared, true);
+  co_await Serve(stream, shared, true, tracked);
   Tcp(stream).expires_after(kTlsShutdownTime);
   auto [sec] = co_await stream.async_shutdown(kTuple);
   (void)sec;  // the peer may well have closed already

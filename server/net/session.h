@@ -8,12 +8,15 @@
 
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <chrono>
 
+#include "server/admin/admin_access.h"
 #include "server/admin/data_endpoints.h"
+#include "server/net/body_budget.h"
+#include "server/net/connection_registry.h"
 #include "server/pipeline/service.h"
 #include "storage/store.h"
 
@@ -33,6 +36,13 @@ struct SessionShared {
   // those endpoints answer 404.
   const DataEndpoints* data = nullptr;
   boost::asio::thread_pool* jobs = nullptr;
+  // The memory budget of request bodies in flight (body_budget.h). Null: not limited.
+  BodyBudget* body_budget = nullptr;
+  // The open connections, for closing the longest-idle ones near the open-file limit
+  // (connection_registry.h). Null: not tracked.
+  ConnectionRegistry* connections = nullptr;
+  // Who may use the admin endpoints (admin_access.h). Null: loopback clients only.
+  const AdminAccess* admin_access = nullptr;
 };
 
 // Serves `stream` until the peer closes, an error, a timeout or shutdown. Never throws.

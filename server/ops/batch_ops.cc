@@ -10,6 +10,7 @@
 
 #include "common/encoding.h"
 #include "common/limits.h"
+#include "server/auth/bearer.h"
 #include "server/auth/sas_authorize.h"
 #include "server/http/negotiation.h"
 #include "server/http/router.h"
@@ -79,9 +80,20 @@ Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, Operati
   return outcome;
 }
 
+// Routes a part's request as the batch was routed: host style when the batch was (spec §1.1).
+Result<Route> RoutePart(const RequestContext& ctx, const Request& part) {
+  return RouteRequest(part, HostRouting{ctx.route.host_style, {ctx.route.account}});
+}
+
+// Azure: spec §10.9 — under a bearer token each operation needs its own RBAC actions.
+Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {
+  if (!ctx.rbac) return {};
+  return AuthorizeBearerOperation(*ctx.rbac, op);
+}
+
 // Routes and decodes one changeset operation as its single-request form would be.
 Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation& operation) {
-  auto route = RouteRequest(operation.request);
+  auto route = RoutePart(ctx, operation.request);
   if (!route) return tl::unexpected(route.error());
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
   if (route->account != ctx.route.account) {
@@ -93,6 +105,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
   }
   auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
   if (!level) return tl::unexpected(level.error());
+  if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
   auto write = DecodeEntityWrite(operation.request, *route);
   if (!write) return tl::unexpected(write.error());
   // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
@@ -156,11 +169,12 @@ void RenderSuccess(const BatchState& state, Response& response) {
 // Azure: spec §7.1, §7.3 — a lone GET of one entity, answered in a part without changeset.
 Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
   auto answer = [&]() -> Result<Response> {
-    auto route = RouteRequest(operation.request);
+    auto route = RoutePart(ctx, operation.request);
     if (!route) return tl::unexpected(route.error());
     if (route->account != ctx.route.account || route->op != Operation::kGetEntity) {
       return Fail(ErrorCode::kInvalidInput, {}, "a batch outside a changeset holds one GET");
     }
+    if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
     auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
     if (!level) return tl::unexpected(level.error());
     if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, route->partition_key,
@@ -171,6 +185,7 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
     RequestContext sub{operation.request, *route,    *level,        ctx.base_url,
                        ctx.clock,         ctx.store, ctx.request_id};
     sub.sas = ctx.sas;
+    sub.rbac = ctx.rbac;
     auto got = HandleGetEntity(sub);
     if (!got) return tl::unexpected(got.error());
     return std::move(got->response);

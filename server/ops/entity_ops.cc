@@ -1,4 +1,3 @@
-#include "server/http/url_coding.h"
 #include "server/ops/entity_ops.h"
 
 #include <memory>
@@ -6,6 +5,7 @@
 
 #include "common/encoding.h"
 #include "server/auth/sas_authorize.h"
+#include "server/http/url_coding.h"
 #include "server/ops/entity_scan.h"
 #include "server/ops/entity_write.h"
 #include "server/ops/query_ops.h"

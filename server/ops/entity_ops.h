@@ -1,7 +1,7 @@
 // The single-entity operations (spec §4.5–4.12): Get Entity, and the writes Insert, Update,
 // Merge, Insert Or Replace, Insert Or Merge, Delete. Get Entity reads one snapshot. Each decodes
 // and validates the request at once (failing fast with an Error), then returns a WriteFn that looks
-// the table up and applies the change atomically (entity_ops.h) and a `finish` that renders the
+// the table up and applies the change atomically (entity_apply.h) and a `finish` that renders the
 // response once it is durable.
 #pragma once
 
@@ -27,7 +27,7 @@ Result<Outcome> HandleInsertEntity(const RequestContext& ctx);
 // Azure: spec §4.6–4.9 — Update, Merge, Insert Or Replace and Insert Or Merge (ctx.route.op
 // says which). Keys come from the URL (body keys ignored). 204 + ETag. Errors: parse and
 // validation errors, If-Match syntax errors (CheckIfMatch); from finish kTableNotFound and
-// the entity_ops errors.
+// the entity_apply.h errors.
 Result<Outcome> HandleWriteEntity(const RequestContext& ctx);
 
 // Azure: spec §4.10 — 204. Errors: kMissingRequiredHeader (no If-Match), If-Match syntax

@@ -18,7 +18,7 @@ PropertyView StringView(std::string_view text) {
 
 // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
 std::optional<PropertyView> SystemProperty(std::string_view name, std::string_view pk,
-                                               std::string_view rk, DateTime timestamp) {
+                                           std::string_view rk, DateTime timestamp) {
   if (name == "PartitionKey") return StringView(pk);
   if (name == "RowKey") return StringView(rk);
   if (name == "Timestamp") {
@@ -39,27 +39,34 @@ class PageBuilder {
 
   // False once the page is complete (then page.next names this entity).
   bool Visit(const storage::EntityView& entity) {
-    if (StopBefore(entity.partition_key(), entity.row_key())) return false;
+    // The keys are read only to end the page: a non-key filter never decodes them.
+    if (Stop()) {
+      page_.next =
+          KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
+      return false;
+    }
     if (plan_.Matches(ViewSource(entity))) page_.entities.push_back(entity.Decode());
     return true;
   }
   bool Visit(Entity&& entity) {
-    if (StopBefore(entity.partition_key, entity.row_key)) return false;
+    if (Stop()) {
+      page_.next = KeyBound{entity.partition_key, entity.row_key, true};
+      return false;
+    }
     if (plan_.Matches(EntitySource(entity))) page_.entities.push_back(std::move(entity));
     return true;
   }
 
  private:
-  bool StopBefore(std::string_view pk, std::string_view rk) {
+  // True when the page ends before the entity at hand (the caller records it as the
+  // continuation); otherwise counts it as examined.
+  bool Stop() {
     // Azure: spec §6.5 — a full page, or a spent budget, ends the page; the continuation is the
     // first entity not examined, so every entity is examined on exactly one page.
     const bool full = page_.entities.size() >= limits_.top;
     const bool late = page_.scanned > 0 && page_.scanned % kBudgetStride == 0 &&
                       std::chrono::steady_clock::now() > limits_.deadline;
-    if (full || late) {
-      page_.next = KeyBound{std::string(pk), std::string(rk), true};
-      return true;
-    }
+    if (full || late) return true;
     ++page_.scanned;
     return false;
   }
@@ -83,10 +90,10 @@ std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
 }
 
 std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
-  if (auto system =
-          SystemProperty(name, view_.partition_key(), view_.row_key(), view_.timestamp())) {
-    return system;
-  }
+  // The keys are decoded only for a filter that reads them.
+  if (name == "PartitionKey") return StringView(view_.partition_key());
+  if (name == "RowKey") return StringView(view_.row_key());
+  if (name == "Timestamp") return SystemProperty(name, {}, {}, view_.timestamp());
   const auto property = view_.GetProperty(name);
   if (!property) return std::nullopt;
   return PropertyView{property->type, property->integer, property->number, property->bytes};
@@ -111,11 +118,10 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
       continue;
     }
     bool stopped = false;
-    auto scanned =
-        view.ScanEntities(table, range, [&](const storage::EntityView& entity) {
-          stopped = !builder.Visit(entity);
-          return !stopped;
-        });
+    auto scanned = view.ScanEntities(table, range, [&](const storage::EntityView& entity) {
+      stopped = !builder.Visit(entity);
+      return !stopped;
+    });
     if (!scanned) return tl::unexpected(scanned.error());
     if (stopped) break;
   }

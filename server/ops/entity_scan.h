@@ -1,6 +1,6 @@
 // Executes a Query Entities scan plan against one storage snapshot: only the plan's key ranges,
 // from a continuation key on, with the residual predicate, until the page is full or the time
-// budget is spent (spec §6.5). Synchronous; the caller owns the ReadView (STYLE rule 2).
+// budget is spent (spec §6.5). Synchronous; the caller owns the ReadView (ARCHITECTURE.md rule 2).
 #pragma once
 
 #include <chrono>

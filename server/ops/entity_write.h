@@ -1,7 +1,7 @@
 // One single-entity write (spec §4.5–4.10) as three reusable steps — decode + validate from the
 // request, apply inside a WriteFn, render the success response — shared by the standalone
-// entity handlers (entity_handlers.cc) and the operations of an entity group transaction
-// (batch_handler.cc), so that a batch validates and answers each operation exactly as its
+// entity handlers (entity_ops.cc) and the operations of an entity group transaction
+// (batch_ops.cc), so that a batch validates and answers each operation exactly as its
 // single-request form.
 #pragma once
 
@@ -41,7 +41,7 @@ Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route
 Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::string_view account,
                                              std::string_view name);
 
-// Applies `write` to `table` (entity_ops.h); on success write.entity.timestamp is the new ETag
+// Applies `write` to `table` (entity_apply.h); on success write.entity.timestamp is the new ETag
 // (unset for Delete). Errors: kEntityAlreadyExists, kResourceNotFound,
 // kUpdateConditionNotSatisfied, merged-entity validation errors, storage errors.
 Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::TableInfo& table,

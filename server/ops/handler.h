@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/rbac.h"
 #include "server/auth/sas.h"
 #include "server/http/message.h"
 #include "server/http/metadata.h"
@@ -39,6 +40,9 @@ struct RequestContext {
   // handlers check keys against it (AuthorizeSasEntity) and Query Entities scans only its key
   // range. Null for Shared Key requests. Lives as long as the request.
   const SasGrant* sas = nullptr;
+  // Set for a request authorized by a bearer token (spec §10.9): what its principal's roles
+  // allow; $batch checks each of its operations against it (AuthorizeBearerOperation).
+  std::optional<RbacActions> rbac = std::nullopt;
 };
 
 // What a handler produces. Reads are answered at once in `response`. A write sets `write`: the

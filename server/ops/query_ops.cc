@@ -140,7 +140,8 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
                                    options->select);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   if (page->next) {
-    response.Set("x-ms-continuation-NextPartitionKey", EncodeContinuationKey(page->next->partition_key));
+    response.Set("x-ms-continuation-NextPartitionKey",
+                 EncodeContinuationKey(page->next->partition_key));
     response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(*page->next->row_key));
   }
   if (ctx.explain) response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));

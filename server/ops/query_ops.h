@@ -1,6 +1,6 @@
 // Query Entities (spec §4.11, §6) and the query options every entity read shares ($filter,
-// $select, continuation tokens). Reads use one short-lived storage::ReadView inside the call (STYLE
-// rule 2).
+// $select, continuation tokens). Reads use one short-lived storage::ReadView inside the call
+// (ARCHITECTURE.md rule 2).
 #pragma once
 
 #include <optional>

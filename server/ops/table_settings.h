@@ -1,5 +1,6 @@
 // The stored table ACLs and account service properties, read through storage::Store and decoded
-// (acl_xml.h, service_properties.h). Synchronous, one short ReadView per call (STYLE rule 2).
+// (acl_xml.h, service_properties.h). Synchronous, one short ReadView per call (ARCHITECTURE.md rule
+// 2).
 #pragma once
 
 #include <string_view>

@@ -6,10 +6,9 @@
 
 namespace malachite::server {
 
-// Runs the handler for ctx.route.op (tables, entities, queries). Errors carry the Azure code.
-// Operations without a handler yet (ACL, service properties, $batch, ...) fail with
-// kNotImplemented. A `finish` that returns an error may already have set headers on the
-// response (e.g. Preference-Applied, spec §4.5); the pipeline should keep them.
+// Runs the handler (ops/) for ctx.route.op. Errors carry the Azure code; an Operation without a
+// handler would fail with kNotImplemented. A `finish` that returns an error may already have set
+// headers on the response (e.g. Preference-Applied, spec §4.5); the pipeline should keep them.
 Result<Outcome> Dispatch(const RequestContext& ctx);
 
 }  // namespace malachite::server

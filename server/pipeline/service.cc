@@ -5,11 +5,13 @@
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/limits.h"
+#include "server/http/host_style.h"
 #include "server/http/negotiation.h"
 #include "server/http/router.h"
 #include "server/ops/cors.h"
 #include "server/ops/table_settings.h"
 #include "server/pipeline/dispatch.h"
+#include "server/pipeline/failure_log.h"
 #include "server/wire/error_render.h"
 
 namespace malachite::server {
@@ -28,6 +30,19 @@ const std::string& DateHeader(DateTime now) {
     cached_second = second;
   }
   return cached_text;
+}
+
+// The bearer verifier of --oauth, or null. main() has checked that it can be built.
+std::shared_ptr<const BearerVerifier> MakeBearerVerifier(const OAuthConfig& oauth) {
+  if (!oauth.enabled) return nullptr;
+  auto verifier = BearerVerifier::Create(oauth);
+  return verifier ? std::move(*verifier) : nullptr;
+}
+
+HostRouting MakeHostRouting(const ServerConfig& config) {
+  HostRouting routing{config.host_style, {}};
+  for (const AccountConfig& account : config.accounts) routing.accounts.push_back(account.name);
+  return routing;
 }
 
 }  // namespace
@@ -56,6 +71,7 @@ void Exchange::Reset() {
   explorer = false;
   fault_delay = std::chrono::milliseconds(0);
   drop_connection = false;
+  emulated_failure = false;
   started = {};
 }
 
@@ -64,7 +80,8 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
       explain_(config.explain),
       loose_(config.loose),
       query_budget_(config.query_budget_ms),
-      authenticator_(config.accounts),
+      authenticator_(config.accounts, MakeBearerVerifier(config.oauth)),
+      host_routing_(MakeHostRouting(config)),
       traffic_(std::make_unique<TrafficControl>(config, clock)),
       insight_(std::make_unique<Insight>(config, store, clock, *traffic_)),
       store_(store),
@@ -72,17 +89,7 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
 
 std::string Service::BaseUrl(const Exchange& exchange) const {
   // Azure: spec §4.1 — odata.metadata and friends are built from the Host header + account.
-  auto host = exchange.request.Find("Host");
-  // The Host value is echoed into JSON bodies and Location headers: anything but visible ASCII
-  // (a hostile or broken client) would make them invalid, so such a Host is not used.
-  const bool usable = host && !host->empty() && std::all_of(host->begin(), host->end(), [](char c) {
-                        return c > ' ' && c < 0x7f && c != '"' && c != '\\';
-                      });
-  std::string url = exchange.request.secure ? "https://" : "http://";
-  url += usable ? *host : std::string_view(default_host_);
-  url += '/';
-  url += exchange.route.account;
-  return url;
+  return AccountEndpoint(exchange.request, exchange.route, default_host_);
 }
 
 Result<void> Service::Run(Exchange& exchange) const {
@@ -92,7 +99,7 @@ Result<void> Service::Run(Exchange& exchange) const {
   if (!version && !loose_) return tl::unexpected(version.error());
   exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
 
-  auto route = RouteRequest(exchange.request);
+  auto route = RouteRequest(exchange.request, host_routing_);
   if (!route) return tl::unexpected(route.error());
   exchange.route = std::move(*route);
   exchange.routed = true;
@@ -105,12 +112,14 @@ Result<void> Service::Run(Exchange& exchange) const {
   // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
   // under --loose (every request gets full access, as with the account key).
   std::shared_ptr<const SasGrant> sas;
+  std::optional<RbacActions> rbac;
   // Emulator: the explorer's calls were admitted by the admin surface's access rule.
   if (r.op != Operation::kPreflight && !loose_ && !exchange.explorer) {
     auto principal =
         authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
     if (!principal) return tl::unexpected(principal.error());
     sas = std::move(principal->sas);
+    if (principal->scheme == AuthScheme::kBearer) rbac = principal->rbac;
     // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
     if (sas) exchange.version = sas->version;
   }
@@ -122,9 +131,10 @@ Result<void> Service::Run(Exchange& exchange) const {
   ctx.explain = explain_ || exchange.explorer;
   ctx.query_budget = query_budget_;
   ctx.sas = sas.get();
+  ctx.rbac = rbac;
   auto outcome = Dispatch(ctx);
-  // STYLE: auth -> throttle -> handler. Dispatch has decoded the request (and answered a read)
-  // but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
+  // ARCHITECTURE.md: auth -> throttle -> handler. Dispatch has decoded the request (and answered a
+  // read) but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
   // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
   if (r.op != Operation::kPreflight && !exchange.explorer) {
     RequestCharge charge;
@@ -136,11 +146,14 @@ Result<void> Service::Run(Exchange& exchange) const {
     GateResult gate = traffic_->Gate(r, outcome ? &charge : nullptr);
     exchange.fault_delay = gate.delay;
     exchange.drop_connection = gate.drop;
-    if (gate.refusal) return tl::unexpected(std::move(*gate.refusal));
+    if (gate.refusal) {
+      exchange.emulated_failure = true;
+      return tl::unexpected(std::move(*gate.refusal));
+    }
   }
   if (!outcome) return tl::unexpected(outcome.error());
   exchange.response = std::move(outcome->response);
-  exchange.query_stats = std::move(outcome->query_stats);
+  exchange.query_stats = outcome->query_stats;
   exchange.partition_charge = std::move(outcome->partition_charge);
   exchange.write_stats = outcome->write_stats;
   if (outcome->write) {
@@ -183,15 +196,21 @@ void Service::Fail(Exchange& exchange, const Error& error) const {
 
 void Service::RenderFailure(Exchange& exchange, const Error& error) const {
   exchange.error = error.code;
+  if (!exchange.emulated_failure) LogServerFailure(exchange, error);
   const Route* route = exchange.routed ? &exchange.route : nullptr;
   RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
               clock_.Now(), exchange.response);
+  // Azure: spec §10.9 — every 401 carries the bearer challenge (only --oauth produces one).
+  if (exchange.response.status == 401 && authenticator_.bearer() != nullptr) {
+    exchange.response.Set("WWW-Authenticate", authenticator_.bearer()->challenge());
+  }
 }
 
 void Service::Decorate(Exchange& exchange) const {
   // Azure: spec §2.2 — headers on every response, success or error.
   Response& response = exchange.response;
   auto& headers = response.headers;
+  headers.reserve(headers.size() + 12);  // one allocation for what follows (and CORS)
   headers.push_back({"x-ms-request-id", exchange.request_id});
   headers.push_back(
       {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});

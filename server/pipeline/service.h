@@ -1,5 +1,5 @@
-// The request pipeline (STYLE: "a request travels one way"): request id -> route -> auth ->
-// negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
+// The request pipeline (ARCHITECTURE.md: "a request travels one way"): request id -> route -> auth
+// -> negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
 // session owns the socket and, for writes, awaits the store between Handle and Complete.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "config/server_config.h"
 #include "server/auth/authenticator.h"
+#include "server/http/host_style.h"
 #include "server/http/message.h"
 #include "server/http/route.h"
 #include "server/insight/insight.h"
@@ -53,6 +54,9 @@ struct Exchange {
   // or closes the connection without answering when `drop_connection`.
   std::chrono::milliseconds fault_delay{0};
   bool drop_connection = false;
+  // Set when throttling or a fault rule refused the request: an answer chosen on purpose, not a
+  // failure of the server (failure_log.h leaves it out).
+  bool emulated_failure = false;
   // When Handle began (request latency metrics).
   std::chrono::steady_clock::time_point started{};
 
@@ -99,6 +103,7 @@ class Service {
   bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
+  HostRouting host_routing_;                 // ServerConfig::host_style and the account names
   std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
   std::unique_ptr<Insight> insight_;         // (after traffic_: it reads it)
   storage::Store& store_;

@@ -1,4 +1,4 @@
-// Fault injection for testing retry policies (issue 5): rules that make matching requests fail
+// Fault injection for testing retry policies: rules that make matching requests fail
 // the way the real service fails under load (503 ServerBusy, 500 OperationTimedOut), answer late,
 // or lose their connection. Rules come from the configuration at startup and are changed at
 // runtime through /-/faults.

@@ -32,7 +32,7 @@ struct PartitionState {
 // The three parts of a partition's identity; views into the table's key (see ForEach).
 struct PartitionName {
   std::string_view account;
-  std::string_view table;  // lowercase: table names are case-insensitive (spec §3.1)
+  std::string_view table;  // lowercase: table names are case-insensitive (spec §9.1)
   std::string_view partition_key;
 };
 

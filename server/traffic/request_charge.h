@@ -12,7 +12,7 @@
 namespace malachite::server {
 
 // What one query read and returned. Azure: spec §12.1 — the service's entity rate counts the
-// entities a query scans, not those it returns, so later throttling charges `scanned`.
+// entities a query scans, not those it returns, so the throttle charges `scanned`.
 struct QueryStats {
   std::uint64_t scanned = 0;   // entities (or tables) read from storage, matching or not
   std::uint64_t returned = 0;  // entities (or tables) in the response
@@ -22,8 +22,8 @@ struct QueryStats {
 };
 
 // What one entity write request wrote, for the design advisor: the largest entity of its
-// single write or $batch by the service's billable size (common/entity_size.h) — 0 when the body is too
-// small to carry an entity near the 1 MiB limit (ops/entity_write.h StatsOf) — and the most
+// single write or $batch by the service's billable size (common/entity_size.h) — 0 when the body is
+// too small to carry an entity near the 1 MiB limit (ops/entity_write.h StatsOf) — and the most
 // custom properties of one entity. Deletes write no entity (both 0).
 struct WriteStats {
   std::uint32_t largest_entity_bytes = 0;

@@ -1,5 +1,5 @@
-// What the request pipeline asks before a request does any work (STYLE: "auth -> throttle ->
-// handler"): fault rules, then the throttle; and what it records afterwards (metrics, the rest
+// What the request pipeline asks before a request does any work (ARCHITECTURE.md: "auth -> throttle
+// -> handler"): fault rules, then the throttle; and what it records afterwards (metrics, the rest
 // of a query's scan). One per Service; the /-/ endpoints read and change it at runtime.
 #pragma once
 

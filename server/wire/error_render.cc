@@ -31,6 +31,7 @@ bool ListsJson(std::string_view list) {
 bool IsAuthError(ErrorCode code) {
   return code == ErrorCode::kAuthenticationFailed ||
          code == ErrorCode::kInvalidAuthenticationInfo ||
+         code == ErrorCode::kInvalidAuthenticationInfoBearer ||
          code == ErrorCode::kNoAuthenticationInformation;
 }
 
@@ -92,7 +93,10 @@ void RenderError(const Error& error, ErrorFormat format, std::string_view reques
     body += "\nTime:";
     body += time;
     body += odata ? "</m:message>" : "</Message>";
-    if (error.code == ErrorCode::kAuthenticationFailed && !error.detail.empty()) {
+    // Azure: spec §10.9 — a rejected bearer token says why in the same element.
+    const bool has_detail = error.code == ErrorCode::kAuthenticationFailed ||
+                            error.code == ErrorCode::kInvalidAuthenticationInfoBearer;
+    if (has_detail && !error.detail.empty()) {
       body += "<AuthenticationErrorDetail>";
       AppendXmlText(body, error.detail);
       body += "</AuthenticationErrorDetail>";

@@ -24,7 +24,8 @@ ErrorFormat ChooseErrorFormat(const Request& request, const Route* route, const 
 
 // Replaces `out`'s status, body and Content-Type with the error, and sets x-ms-error-code.
 // message.value / <Message> is the user message + "\nRequestId:<id>\nTime:<now, 7 digits>";
-// for kAuthenticationFailed the XML forms add <AuthenticationErrorDetail> from error.detail.
+// for kAuthenticationFailed and kInvalidAuthenticationInfoBearer the XML forms add
+// <AuthenticationErrorDetail> from error.detail.
 // Other headers of `out` are kept (e.g. Preference-Applied set by a handler).
 void RenderError(const Error& error, ErrorFormat format, std::string_view request_id, DateTime now,
                  Response& out);

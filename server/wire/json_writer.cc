@@ -1,10 +1,12 @@
-#include "server/http/url_coding.h"
 #include "server/wire/json_writer.h"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "server/http/url_coding.h"
 
 namespace malachite::server {
 
@@ -14,10 +16,29 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
+namespace {
+
+// True when one of the 8 bytes at `p` is below 0x20, '"' or '\\' (the bytes JSON escapes), by
+// the classic SWAR tests: a byte b < n sets its high bit in (x - n*ones) & ~x.
+bool NeedsEscape8(const char* p) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+  std::uint64_t x;
+  std::memcpy(&x, p, sizeof x);
+  const auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  return (((x - kOnes * 0x20) & ~x & kHighs) | has_zero(x ^ (kOnes * '"')) |
+          has_zero(x ^ (kOnes * '\\'))) != 0;
+}
+
+}  // namespace
+
 void AppendJsonEscaped(std::string& out, std::string_view text) {
-  // Copy runs of bytes that need no escaping in one append.
+  // Copy runs of bytes that need no escaping in one append; plain text is checked eight bytes at
+  // a time.
   std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    while (text.size() - i >= 8 && !NeedsEscape8(text.data() + i)) i += 8;
+    if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(text.data() + run, i - run);

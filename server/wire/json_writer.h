@@ -11,8 +11,7 @@
 namespace malachite::server {
 
 // Appends `text` as a JSON string literal: quotes, `\"`, `\\`, `\n` `\r` `\t`, other control
-// characters as `\u00XX`; every other byte (including UTF-8 sequences) is copied as is. (Also
-// declared in entity_json.h.)
+// characters as `\u00XX`; every other byte (including UTF-8 sequences) is copied as is.
 void AppendJsonString(std::string& out, std::string_view text);
 // The same escaping without the surrounding quotes, for values assembled from several parts.
 void AppendJsonEscaped(std::string& out, std::string_view text);

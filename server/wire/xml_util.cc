@@ -23,7 +23,7 @@ void Refuse(WellFormedCheck& check, std::string problem) {
   XML_StopParser(check.parser, XML_FALSE);
 }
 
-// Azure: spec §11.2 — a declaration naming another encoding than the body's own (ISO-8859-1 on
+// Azure: spec §11 — a declaration naming another encoding than the body's own (ISO-8859-1 on
 // UTF-8 bytes) is refused, not used to re-read the bytes.
 void OnXmlDeclaration(void* data, const XML_Char*, const XML_Char* encoding, int) {
   auto& check = *static_cast<WellFormedCheck*>(data);
@@ -46,7 +46,7 @@ bool LooksUtf16(std::string_view body) {
   return (b0 == 0xFE && b1 == 0xFF) || (b0 == 0xFF && b1 == 0xFE) || b0 == 0 || b1 == 0;
 }
 
-// Azure: spec §11.2 — the service reads these bodies with a conforming XML 1.0 parser, so
+// Azure: spec §11 — the service reads these bodies with a conforming XML 1.0 parser, so
 // anything not well-formed is InvalidXmlDocument. pugixml builds the tree but is lenient (a second
 // root element, a repeated attribute, a bare '&' or '<' in an attribute pass), so expat, a
 // conforming non-validating parser, checks the document first.

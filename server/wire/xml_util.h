@@ -11,7 +11,7 @@
 
 namespace malachite::server {
 
-// Parses `body` into `doc`. Azure: spec §11.2 — XML that is not well-formed (XML 1.0: one root
+// Parses `body` into `doc`. Azure: spec §11 — XML that is not well-formed (XML 1.0: one root
 // element, no repeated attribute, only XML characters, ...) is 400 InvalidXmlDocument, and so are
 // a DOCTYPE and an encoding declaration other than the body's own encoding (UTF-8, or UTF-16 with
 // a byte order mark).

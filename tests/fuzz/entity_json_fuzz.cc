@@ -1,9 +1,9 @@
 // libFuzzer target for entity bodies (spec §5): untrusted bytes through ParseEntityJson, then the
 // parsed entity rendered at every metadata level, whole and with a partial $select, alone and in
 // a Query Entities feed. Invariants beyond "no crash": a refused body carries one of the codes
-// entity_json.h names; every rendering is valid JSON that ParseEntityJson accepts again; and at
-// minimal and full metadata rendering is a fixed point — parse(render(e)) renders to the same
-// bytes, so no type, value or name changes on the way back (Int64 vs Int32, Double ".0",
+// entity_json_parse.h names; every rendering is valid JSON that ParseEntityJson accepts again;
+// and at minimal and full metadata rendering is a fixed point — parse(render(e)) renders to the
+// same bytes, so no type, value or name changes on the way back (Int64 vs Int32, Double ".0",
 // DateTime precision, NaN/Infinity, escapes).
 //
 // With clang: scripts/fuzz entity_json. In the GCC build, entity_json_fuzz_driver_test.cc runs

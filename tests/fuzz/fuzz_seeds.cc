@@ -128,6 +128,11 @@ std::vector<std::string> UrlSeeds() {
       "GET " + a + "/1abc()",
       "GET " + a + "/mytable()?sv=2019-02-02&sig=abc%2B%2F%3D&tn=mytable&spk=a&epk=b&sp=raud",
       "HEAD /",
+      // Host style (spec §1.1): the account in the Host or the absolute-form authority.
+      "GET /Tables\nHost: devstoreaccount1.localhost:10002",
+      "GET /mytable(PartitionKey='p',RowKey='r')\nHost: devstoreaccount1.table.localhost",
+      "GET /?restype=service&comp=stats\nHost: devstoreaccount1-secondary.localhost:10002",
+      "POST https://devstoreaccount1.localhost:10002/mytable\nHost: [::1]:10002",
   };
 }
 

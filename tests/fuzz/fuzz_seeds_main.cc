@@ -1,13 +1,14 @@
 // fuzz_seeds <dir>: writes the seeds of every fuzz target as libFuzzer corpus files,
-// <dir>/<target>/seed-NNNN (filter, entity_json, url, multipart, xml), so scripts/fuzz starts each
-// libFuzzer binary from the same inputs its Catch2 driver uses. Exit 1 when a directory cannot be
-// written or the case files were not found.
+// <dir>/<target>/seed-NNNN (filter, entity_json, url, multipart, xml, bearer), so scripts/fuzz
+// starts each libFuzzer binary from the same inputs its Catch2 driver uses. Exit 1 when a directory
+// cannot be written or the case files were not found.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "tests/fuzz/bearer_seeds.h"
 #include "tests/fuzz/fuzz_seeds.h"
 #include "tests/fuzz/multipart_seeds.h"
 #include "tests/fuzz/xml_seeds.h"
@@ -43,10 +44,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fuzz_seeds: no case files in %s\n", FilterCasesDir().c_str());
     return 1;
   }
-  const bool ok = WriteCorpus(root / "filter", filters) &&
-                  WriteCorpus(root / "entity_json", EntityJsonSeeds()) &&
-                  WriteCorpus(root / "url", UrlSeeds()) &&
-                  WriteCorpus(root / "multipart", MultipartSeeds()) &&
-                  WriteCorpus(root / "xml", XmlSeeds());
+  const bool ok =
+      WriteCorpus(root / "filter", filters) &&
+      WriteCorpus(root / "entity_json", EntityJsonSeeds()) &&
+      WriteCorpus(root / "url", UrlSeeds()) && WriteCorpus(root / "multipart", MultipartSeeds()) &&
+      WriteCorpus(root / "xml", XmlSeeds()) && WriteCorpus(root / "bearer", BearerSeeds());
   return ok ? 0 : 1;
 }

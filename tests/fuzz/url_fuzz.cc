@@ -1,5 +1,6 @@
 // libFuzzer target for request routing (spec §1): an arbitrary method, request-target and headers
-// through RouteRequest, then the query options a handler parses next ($filter, $select).
+// through RouteRequest (host style on for two accounts), then the query options a handler parses
+// next ($filter, $select).
 // Input: "<METHOD> <target>\n<Name: value>\n..." (no space: the whole first line is the target
 // of a GET). Invariants beyond "no crash": a refused request carries one of the codes route.h
 // names; a routed one has an account, a table wherever the operation names one, and a method;
@@ -80,7 +81,8 @@ Request ParseInput(std::string_view input) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Request request = ParseInput(std::string_view(reinterpret_cast<const char*>(data), size));
-  Result<Route> route = RouteRequest(request);
+  static const HostRouting routing{true, {"devstoreaccount1", "myacct"}};
+  Result<Route> route = RouteRequest(request, routing);
   if (!route) {
     if (!AllowedRouteError(route.error().code)) std::abort();
     return 0;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AzureNamedKeyCredential, TableClient, generateAccountSas } from "@azure/data-tables";
-import { startServer, binaryPath, kDevAccount, kDevKey, uniqueTableName, forEachLimit } from "./server.mjs";
+import { startServer, binaryPath, kDevAccount, kDevKey, uniqueTableName, forEachLimit } from "../../support/server.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 let work;

@@ -1,11 +1,11 @@
 // Scenarios from the Table design guide through @azure/data-tables, against a server started with
 // --explain so each query also reports its plan: log tail (reversed-tick RowKeys, newest first with
 // $top), compound keys with prefix ranges, partition-range scans over sequential PartitionKeys
-// (spec §6; issue 3).
+// (spec §6).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, forEachLimit, uniqueTableName, capture } from "./server.mjs";
+import { startServer, forEachLimit, uniqueTableName, capture } from "../../support/server.mjs";
 
 const kPlanHeader = "x-malachite-query-plan";
 let server;

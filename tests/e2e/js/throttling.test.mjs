@@ -1,10 +1,10 @@
-// Scalability targets, fault injection and the /-/ endpoints through @azure/data-tables (spec §12,
-// issue 5). One server with throttling on at the service's default targets (2,000 entities/s per
+// Scalability targets, fault injection and the /-/ endpoints through @azure/data-tables (spec §12).
+// One server with throttling on at the service's default targets (2,000 entities/s per
 // partition, 20,000 per account) and one fault rule from the command line.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, errorCode, forEachLimit, uniqueTableName } from "./server.mjs";
+import { startServer, errorCode, forEachLimit, uniqueTableName } from "../../support/server.mjs";
 
 const kFaultyTable = "faultytable";
 let server;

@@ -47,7 +47,7 @@ def test_operations_on_two_partitions_are_refused_by_the_sdk_or_the_service(tabl
     assert rows(table, "x") == {} and rows(table, "y") == {}
 
 
-# ---- Index reporting, limits and the design-guide patterns (spec §7.4; batch engineer) ----
+# ---- Index reporting, limits and the design-guide patterns (spec §7.4) ----
 def test_stale_etag_in_the_middle_names_index_1_and_rolls_back(table):
     first = table.create_entity({"PartitionKey": "e", "RowKey": "r", "v": 1})
     table.update_entity({"PartitionKey": "e", "RowKey": "r", "v": 2})

@@ -1,16 +1,19 @@
 """Batch atomicity under concurrent writers and `kill -9` (spec §7.1): 8 threads submit 20-entity
 transactions (each its own partition) as fast as the server acknowledges them, every seventh one
 adding rows to an earlier partition and failing on its last operation (inside the write); the
-server is SIGKILLed mid-stream and restarted on the same data dir. Afterwards every partition holds all 20 rows or none, every acknowledged batch is complete,
+server is SIGKILLed mid-stream and restarted on the same data dir, in both durability modes. Afterwards every partition holds all 20 rows or none, every acknowledged batch is complete,
 and no failed batch left anything behind.
 """
 import collections
 import threading
 import time
 
+import pytest
+
 from azure.data.tables import TableTransactionError
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, stop_checked
 
 WRITERS = 8
 ROWS = 20
@@ -53,8 +56,9 @@ class BatchWriter(threading.Thread):
                 return
 
 
-def test_batches_are_all_or_nothing_across_kill_9():
-    server = MalachiteServer().start()
+@pytest.mark.parametrize("durability", ["process", "full"])
+def test_batches_are_all_or_nothing_across_kill_9(durability):
+    server = MalachiteServer(extra_args=["--durability", durability]).start()
     table_name = unique_name("bdur")
     try:
         with server.service_client() as service:

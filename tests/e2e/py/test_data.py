@@ -11,7 +11,7 @@ import uuid
 import pytest
 from azure.data.tables import EdmType, EntityProperty, TableServiceClient
 
-from conftest import MalachiteServer, binary_path, stop_checked
+from malachite_server import MalachiteServer, binary_path, stop_checked
 
 
 def cli(*args):

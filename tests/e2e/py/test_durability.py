@@ -1,4 +1,6 @@
-"""Durability: every write the server acknowledged survives `kill -9` and a restart on the same data dir.
+"""Durability: every write the server acknowledged survives `kill -9` and a restart on the same data dir,
+in both durability modes (--durability process: committed to the page cache, synced in the background;
+--durability full: synced before the acknowledgement).
 
 16 writer threads insert (and upsert newer versions of) entities as fast as the server acknowledges
 them, recording each acknowledged write; the server is SIGKILLed mid-stream, restarted, and every
@@ -7,9 +9,13 @@ acknowledged write must be there (a write whose acknowledgement never arrived ma
 import threading
 import time
 
+import pytest
+from azure.core import MatchConditions
+from azure.core.exceptions import ResourceModifiedError
 from azure.data.tables import UpdateMode
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, stop_checked
 
 WRITERS = 16
 MIN_ACKED_BEFORE_KILL = 1500
@@ -79,10 +85,15 @@ def check_all_acknowledged(server, table_name, writers):
     return len(stored)
 
 
-def test_acknowledged_writes_survive_kill_minus_9(tmp_path):
+DURABILITY_MODES = ["process", "full"]
+
+
+@pytest.mark.parametrize("durability", DURABILITY_MODES)
+def test_acknowledged_writes_survive_kill_minus_9(tmp_path, durability):
     data_dir = str(tmp_path / "data")
     table_name = unique_name("durable")
-    server = MalachiteServer(data_dir=data_dir).start()
+    args = ["--durability", durability]
+    server = MalachiteServer(data_dir=data_dir, extra_args=args).start()
     try:
         with server.service_client() as service:
             service.create_table(table_name)
@@ -96,11 +107,57 @@ def test_acknowledged_writes_survive_kill_minus_9(tmp_path):
             assert acked > 100, "only %d writes acknowledged before the kill" % acked
             all_writers.extend(writers)
             server.cleanup()  # the data dir is not the server's own: it stays
-            server = MalachiteServer(data_dir=data_dir).start()
+            server = MalachiteServer(data_dir=data_dir, extra_args=args).start()
             stored = check_all_acknowledged(server, table_name, all_writers)
             assert stored >= sum(len(w.acked_inserts) for w in all_writers)
         # The restarted server still takes writes.
         with server.service_client() as service:
             service.get_table_client(table_name).create_entity({"PartitionKey": "after", "RowKey": "kill"})
+    finally:
+        stop_checked(server)
+
+
+@pytest.mark.parametrize("durability", DURABILITY_MODES)
+def test_etag_conditioned_increments_lose_no_update(durability):
+    """Lost update: 8 threads increment one counter with read + Update(If-Match), retrying on 412.
+    Lone writes commit on the I/O thread and concurrent ones through the group writer; in either
+    path the ETag check and the write are one step, so the counter ends at exactly the number of
+    acknowledged increments."""
+    threads_n, per_thread = 8, 25
+    server = MalachiteServer(extra_args=["--durability", durability]).start()
+    try:
+        table_name = unique_name("counter")
+        with server.service_client() as service:
+            service.create_table(table_name).create_entity({"PartitionKey": "c", "RowKey": "n", "value": 0})
+        acked = []
+        errors = []
+
+        def increment():
+            with server.service_client() as service:
+                client = service.get_table_client(table_name)
+                for _ in range(per_thread):
+                    for _attempt in range(10000):
+                        current = client.get_entity("c", "n")
+                        try:
+                            client.update_entity({"PartitionKey": "c", "RowKey": "n", "value": current["value"] + 1},
+                                                 mode=UpdateMode.REPLACE, etag=current.metadata["etag"],
+                                                 match_condition=MatchConditions.IfNotModified)
+                            acked.append(1)
+                            break
+                        except ResourceModifiedError:
+                            continue  # another thread won this round: read again
+                        except Exception as e:  # anything else fails the test
+                            errors.append(repr(e))
+                            return
+
+        threads = [threading.Thread(target=increment) for _ in range(threads_n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=300)
+        assert not errors, errors[:3]
+        assert len(acked) == threads_n * per_thread
+        with server.service_client() as service:
+            assert service.get_table_client(table_name).get_entity("c", "n")["value"] == len(acked)
     finally:
         stop_checked(server)

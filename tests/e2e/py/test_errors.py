@@ -5,7 +5,8 @@ from azure.core.exceptions import (ClientAuthenticationError, HttpResponseError,
 from azure.data.tables import TableServiceClient, UpdateMode
 from azure.core.credentials import AzureNamedKeyCredential
 
-from conftest import DEV_ACCOUNT, unique_name, wire_error_code
+from conftest import unique_name, wire_error_code
+from malachite_server import DEV_ACCOUNT
 
 
 def test_wrong_key_raises_client_authentication_error(server, table):

@@ -12,7 +12,8 @@ import urllib.request
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, binary_path, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import MalachiteServer, binary_path, stop_checked
 
 
 def http_get(url, headers=None, method="GET", data=None):

@@ -22,7 +22,8 @@ from azure.data.tables import (
     generate_table_sas,
 )
 
-from conftest import DEV_ACCOUNT, DEV_KEY, unique_name, wire_error_code
+from conftest import unique_name, wire_error_code
+from malachite_server import DEV_ACCOUNT, DEV_KEY
 
 CREDENTIAL = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
 

@@ -8,7 +8,8 @@ writes again.
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import unique_name, wire_error_code
+from malachite_server import MalachiteServer, stop_checked
 
 BLOB = b"\x5a" * 60000
 

@@ -1,4 +1,4 @@
-"""Scalability targets and fault rules through azure-data-tables (spec §12, issue 5).
+"""Scalability targets and fault rules through azure-data-tables (spec §12).
 
 The server of this module runs with throttling on, a partition target of 500 entities/s (a Python
 client does not reach the default 2,000/s on one partition: the JS suite checks that one) and
@@ -13,7 +13,8 @@ import pytest
 from azure.core.exceptions import HttpResponseError
 from azure.data.tables import TableServiceClient
 
-from conftest import MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import unique_name, wire_error_code
+from malachite_server import MalachiteServer, stop_checked
 
 FAULTY_TABLE = "pyfaultytable"
 FAULT_RULE = {"fault": "OperationTimedOut", "every": 3, "table": FAULTY_TABLE}

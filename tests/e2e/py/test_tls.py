@@ -9,7 +9,8 @@ import pytest
 from azure.core.exceptions import ServiceRequestError
 from azure.data.tables import TableServiceClient
 
-from conftest import DEV_ACCOUNT, DEV_KEY, MalachiteServer, binary_path, stop_checked, unique_name
+from conftest import unique_name
+from malachite_server import DEV_ACCOUNT, DEV_KEY, MalachiteServer, binary_path, stop_checked
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None,
                                 reason="the openssl CLI is needed to make a test certificate")

@@ -4,15 +4,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "../storage/temp_dir.h"
 #include "server/cli/checkpoint.h"
 #include "server/cli/exporter.h"
 #include "server/cli/importer.h"
+#include "tests/support/temp_dir.h"
 
 namespace malachite::cli {
 namespace {
 
-using storage::testing::TempDir;
+using malachite::testing::TempDir;
 
 std::string Lines(int from, int to, const std::string& pk_prefix = "p") {
   std::string out;

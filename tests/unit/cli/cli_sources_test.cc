@@ -3,16 +3,16 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../storage/temp_dir.h"
 #include "common/datetime.h"
 #include "server/cli/azurite_db.h"
 #include "server/cli/connection_string.h"
 #include "server/cli/seed_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace malachite::cli {
 namespace {
 
-using storage::testing::TempDir;
+using malachite::testing::TempDir;
 
 std::string Dump(const TableEndpoint& e) {
   return e.BaseUrl() + " account=" + e.account + " key=" + (e.key.empty() ? "no" : "yes") +

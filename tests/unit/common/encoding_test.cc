@@ -34,6 +34,27 @@ TEST_CASE("encoding: base64 padding is optional and junk is rejected", "[common]
   }
 }
 
+TEST_CASE("encoding: base64url (JWT segments) uses - and _ and drops the padding", "[common]") {
+  CHECK(Base64UrlEncode(std::string("\x00\xff\xfe", 3)) == "AP_-");
+  CHECK(Base64UrlEncode("f") == "Zg");
+  CHECK(Base64UrlDecode("AP_-") == std::string("\x00\xff\xfe", 3));
+  CHECK(Base64UrlDecode("Zg==") == "f");
+  // A JWT header as Entra ID writes it.
+  CHECK(Base64UrlDecode("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9") ==
+        R"({"typ":"JWT","alg":"RS256"})");
+  for (std::string_view bad : {"AP/+", "Z", "Zm 9v", "Zg==="}) {
+    INFO(bad);
+    CHECK_FALSE(Base64UrlDecode(bad).has_value());
+  }
+}
+
+TEST_CASE("encoding: TrimAsciiSpace drops ASCII whitespace at both ends only", "[common]") {
+  CHECK(TrimAsciiSpace(" \t a b \r\n") == "a b");
+  CHECK(TrimAsciiSpace("ab") == "ab");
+  CHECK(TrimAsciiSpace(" \f\v ").empty());
+  CHECK(TrimAsciiSpace("").empty());
+}
+
 TEST_CASE("encoding: hex is written in the asked case and read in either", "[common]") {
   const std::string raw("\x00\x1f\xa0\xff", 4);
   std::string out = "x=";
@@ -95,6 +116,19 @@ TEST_CASE("encoding: Utf16Length counts surrogate pairs as two units", "[common]
   CHECK(Utf16Length("caf\xc3\xa9") == 4);
   CHECK(Utf16Length("\xe2\x82\xac") == 1);
   CHECK(Utf16Length("\xf0\x9f\x98\x80") == 2);
+  // ASCII runs are counted a word at a time: multi-byte sequences before, across and after an
+  // 8-byte boundary.
+  CHECK(Utf16Length("abcdefgh\xe2\x82\xacijklmnop\xf0\x9f\x98\x80q") == 20);
+  CHECK(Utf16Length("abcdefg\xc3\xa9hijklmnopqrstuvw") == 24);
+}
+
+TEST_CASE("encoding: IsValidUtf8 finds a bad byte after or inside long ASCII runs", "[common]") {
+  CHECK(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3\xa9"));
+  CHECK_FALSE(IsValidUtf8("0123456789abcdef0123456789abcdef\xc3"));
+  CHECK_FALSE(
+      IsValidUtf8("0123456\xff"
+                  "89abcdef"));
+  CHECK_FALSE(IsValidUtf8("01234567\xe2\x82"));
 }
 
 TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {

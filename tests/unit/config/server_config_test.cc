@@ -1,10 +1,11 @@
 #include "config/server_config.h"
-#include "config/man_page.h"
-
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <vector>
+
+#include "config/man_page.h"
+#include "tests/support/temp_dir.h"
 
 namespace malachite {
 namespace {
@@ -16,10 +17,11 @@ Result<ServerConfig> Parse(std::vector<const char*> args, std::vector<const char
 }
 
 std::string Dump(const ServerConfig& c) {
-  std::string out =
-      c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir + " log=" + c.log_level +
-      " timeout=" + std::to_string(c.request_timeout_seconds) + " sync=" + (c.sync ? "on" : "off") +
-      " map=" + std::to_string(c.map_size_mb) + " help=" + (c.help ? "yes" : "no");
+  std::string out = c.host + ":" + std::to_string(c.port) + " dir=" + c.data_dir +
+                    " log=" + c.log_level +
+                    " timeout=" + std::to_string(c.request_timeout_seconds) +
+                    " durability=" + std::string(DurabilityName(c.durability)) +
+                    " map=" + std::to_string(c.map_size_mb) + " help=" + (c.help ? "yes" : "no");
   for (const auto& a : c.accounts) out += " [" + a.name + ":" + a.key1 + ":" + a.key2 + "]";
   return out;
 }
@@ -30,7 +32,7 @@ TEST_CASE("config: no arguments give the documented defaults", "[config]") {
   auto config = Parse({});
   REQUIRE(config);
   CHECK(Dump(*config) ==
-        "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
+        "127.0.0.1:10002 dir=./data log=info timeout=60 durability=process map=1048576 "
         "help=no [devstoreaccount1:" +
             std::string(kDevAccountKey) + ":]");
   CHECK(config->threads >= 1);
@@ -39,10 +41,10 @@ TEST_CASE("config: no arguments give the documented defaults", "[config]") {
 TEST_CASE("config: flags accept both --name value and --name=value", "[config]") {
   auto config =
       Parse({"--host", "0.0.0.0", "--port=0", "--data-dir", "/tmp/x", "--log-level=debug",
-             "--threads", "3", "--map-size-mb=64", "--no-sync", "--request-timeout", "5"});
+             "--threads", "3", "--map-size-mb=64", "--durability=full", "--request-timeout", "5"});
   REQUIRE(config);
   CHECK(Dump(*config) ==
-        "0.0.0.0:0 dir=/tmp/x log=debug timeout=5 sync=off map=64 help=no "
+        "0.0.0.0:0 dir=/tmp/x log=debug timeout=5 durability=full map=64 help=no "
         "[devstoreaccount1:" +
             std::string(kDevAccountKey) + ":]");
   CHECK(config->threads == 3);
@@ -91,7 +93,7 @@ TEST_CASE("config: MALACHITE_ACCOUNTS adds accounts and may replace the dev key"
                            "devstoreaccount1:bmV3"});
   REQUIRE(config);
   CHECK(Dump(*config) ==
-        "127.0.0.1:10002 dir=./data log=info timeout=60 sync=on map=1048576 "
+        "127.0.0.1:10002 dir=./data log=info timeout=60 durability=process map=1048576 "
         "help=no [devstoreaccount1:bmV3:] [acct1:a2V5MQ==:] "
         "[acct2:a2V5Mg==:a2V5Mw==]");
 }
@@ -135,25 +137,23 @@ namespace {
 // A config file in a temp dir, removed with the object.
 class TempFile {
  public:
-  explicit TempFile(const std::string& text) {
-    char pattern[] = "/tmp/malachite-config-test-XXXXXX";
-    int fd = ::mkstemp(pattern);
-    REQUIRE(fd >= 0);
-    REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
-    ::close(fd);
-    path_ = pattern;
+  explicit TempFile(const std::string& text) : path_(dir_.path() + "/malachite.conf") {
+    std::ofstream file(path_, std::ios::binary);
+    file << text;
+    REQUIRE(file.flush());
   }
-  ~TempFile() { ::unlink(path_.c_str()); }
   const char* path() const { return path_.c_str(); }
 
  private:
+  testing::TempDir dir_{"malachite-config"};
   std::string path_;
 };
 
 std::string Ops(const ServerConfig& c) {
   return "port=" + std::to_string(c.port) + " log=" + c.log_level + "/" + c.log_format +
          " access=" + c.access_log_level + " loose=" + (c.loose ? "on" : "off") +
-         " mem=" + (c.in_memory ? "on" : "off") + " sync=" + (c.sync ? "on" : "off") +
+         " mem=" + (c.in_memory ? "on" : "off") +
+         " durability=" + std::string(DurabilityName(c.durability)) +
          " explain=" + (c.explain ? "on" : "off") + " cert=" + c.cert_file + " key=" + c.key_file +
          " accounts=" + std::to_string(c.accounts.size());
 }
@@ -174,7 +174,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
   auto from_file = Parse({"--config", file.path()});
   REQUIRE(from_file);
   CHECK(Ops(*from_file) ==
-        "port=1111 log=debug/json access=info loose=on mem=off sync=on explain=off cert= key= "
+        "port=1111 log=debug/json access=info loose=on mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=2");
   CHECK(from_file->config_file == file.path());
 
@@ -183,7 +184,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
                  "MALACHITE_LOOSE=0", "MALACHITE_ACCOUNTS=envacct:a2V5Mg=="});
   REQUIRE(env_over_file);
   CHECK(Ops(*env_over_file) ==
-        "port=2222 log=debug/json access=info loose=off mem=off sync=on explain=off cert= key= "
+        "port=2222 log=debug/json access=info loose=off mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=3");
 
   auto flags_over_env =
@@ -191,7 +193,8 @@ TEST_CASE("config: flags beat the environment, which beats the config file, whic
             {"MALACHITE_PORT=2222", "MALACHITE_LOOSE=0"});
   REQUIRE(flags_over_env);
   CHECK(Ops(*flags_over_env) ==
-        "port=3333 log=debug/text access=info loose=on mem=off sync=on explain=off cert= key= "
+        "port=3333 log=debug/text access=info loose=on mem=off durability=process explain=off "
+        "cert= key= "
         "accounts=2");
 }
 
@@ -201,9 +204,9 @@ TEST_CASE("config: every option has a MALACHITE_ variable, switches take 1/0/tru
       Parse({}, {"MALACHITE_IN_MEMORY=on", "MALACHITE_EXPLAIN=true", "MALACHITE_HOST=0.0.0.0",
                  "MALACHITE_MAP_SIZE_MB=64", "MALACHITE_CERT=/c.pem", "MALACHITE_KEY=/k.pem"});
   REQUIRE(config);
-  // --in-memory implies no fsync.
+  // --in-memory implies durability none (nothing to sync).
   CHECK(Ops(*config) ==
-        "port=10002 log=info/text access=debug loose=off mem=on sync=off explain=on "
+        "port=10002 log=info/text access=debug loose=off mem=on durability=none explain=on "
         "cert=/c.pem key=/k.pem accounts=1");
   CHECK(config->host == "0.0.0.0");
   CHECK(config->map_size_mb == 64);
@@ -310,6 +313,59 @@ TEST_CASE("config: throttling options take the same three sources as the others"
   auto error = Parse({"--config", bad.path()});
   REQUIRE_FALSE(error);
   CHECK(error.error().message.rfind(std::string(bad.path()) + ":1: invalid value 'fast'", 0) == 0);
+}
+
+TEST_CASE("config: --durability takes process or full, --no-sync is an alias of process",
+          "[config]") {
+  auto full = Parse({"--durability", "full", "--sync-interval-ms", "250"});
+  REQUIRE(full);
+  CHECK(full->durability == Durability::kFull);
+  CHECK(full->sync_interval_ms == 250);
+  auto from_env = Parse({}, {"MALACHITE_DURABILITY=full"});
+  REQUIRE(from_env);
+  CHECK(from_env->durability == Durability::kFull);
+  auto alias = Parse({"--durability=full", "--no-sync"});
+  REQUIRE(alias);
+  CHECK(alias->durability == Durability::kProcess);
+  auto none = Parse({"--durability", "none"});
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message == "invalid value 'none' for --durability (expected process or full)");
+  auto zero = Parse({"--sync-interval-ms", "0"});
+  REQUIRE_FALSE(zero);
+  CHECK(zero.error().message ==
+        "invalid value '0' for --sync-interval-ms (expected an integer in 1..3600000)");
+  // The in-memory store has nothing to sync, whatever was asked.
+  auto memory = Parse({"--durability", "full", "--in-memory"});
+  REQUIRE(memory);
+  CHECK(memory->durability == Durability::kNone);
+  CHECK(HelpText().find("--durability process|full") != std::string::npos);
+}
+
+}  // namespace malachite
+
+namespace malachite {
+
+TEST_CASE("config: --admin-open and --body-memory-mb, from flags and MALACHITE_ variables",
+          "[config]") {
+  auto defaults = Parse({});
+  REQUIRE(defaults);
+  CHECK_FALSE(defaults->admin_open);
+  CHECK(defaults->body_memory_mb == 256);
+  auto flags = Parse({"--admin-open", "--body-memory-mb", "64"});
+  REQUIRE(flags);
+  CHECK(flags->admin_open);
+  CHECK(flags->body_memory_mb == 64);
+  auto env = Parse({}, {"MALACHITE_ADMIN_OPEN=1", "MALACHITE_BODY_MEMORY_MB=0"});
+  REQUIRE(env);
+  CHECK(env->admin_open);
+  CHECK(env->body_memory_mb == 0);
+  auto bad = Parse({"--body-memory-mb", "lots"});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message ==
+        "invalid value 'lots' for --body-memory-mb (expected an integer in 0..1048576)");
+  const std::string help = HelpText();
+  CHECK(help.find("--admin-open") != std::string::npos);
+  CHECK(help.find("MALACHITE_BODY_MEMORY_MB") != std::string::npos);
 }
 
 }  // namespace malachite

@@ -1,6 +1,5 @@
 // The scan planner: golden dumps for every plan shape, and properties — executing a plan (its
 // ranges, then its residual) returns exactly what a full scan with Filter::Matches returns.
-#include "common/encoding.h"
 #include "odata/planner.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/encoding.h"
 #include "odata/evaluator.h"
 #include "tests/unit/odata/test_row.h"
 
@@ -259,8 +259,9 @@ class FilterGen {
   }
   std::string Comparison() {
     if (Pick(10) == 0) return Pick(2) == 0 ? "true" : "false";  // a constant condition
-    static const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey", "Tag"};
-    static const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
+    static constexpr const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey",
+                                             "Tag"};
+    static constexpr const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
     return std::string(kProps[Pick(5)]) + " " + kOps[Pick(6)] + " " + Literal();
   }
   std::string Expr(int depth, int* budget) {
@@ -317,8 +318,7 @@ std::vector<std::string> Execute(const ScanPlan& plan, const std::vector<KeyRang
   std::vector<std::string> out;
   for (const Row& row : rows) {
     int containing = 0;
-    for (const KeyRange& range : ranges)
-      containing += RangeContains(range, row.key.pk, row.key.rk);
+    for (const KeyRange& range : ranges) containing += RangeContains(range, row.key.pk, row.key.rk);
     REQUIRE(containing <= 1);
     if (containing == 1 && plan.Matches(row.row)) out.push_back(row.key.pk + "/" + row.key.rk);
   }

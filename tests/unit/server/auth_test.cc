@@ -188,7 +188,8 @@ TEST_CASE("auth: failures carry the service's code and AuthenticationErrorDetail
                    {{"x-ms-date", kDate}, {"Authorization", "SharedKeyLite nocolon"}})) ==
         "InvalidAuthenticationInfo: ");
   CHECK(Check(Make("GET", path, {{"x-ms-date", kDate}, {"Authorization", "Bearer abc:def"}})) ==
-        "InvalidAuthenticationInfo: ");
+        "InvalidAuthenticationInfo: Bearer tokens are accepted only when the emulator runs with "
+        "--oauth.");
   CHECK(Check(Make("GET", path, {{"Authorization", good}})) ==
         "AuthenticationFailed: Request date header not specified");
   CHECK(Check(Make("GET", path, {{"x-ms-date", "yesterday"}, {"Authorization", good}})) ==

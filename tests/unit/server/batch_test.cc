@@ -49,16 +49,15 @@ std::string Show(const Harness::Reply& reply) {
     if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r'))
       return "bare LF at " + std::to_string(i);
   }
-  static const std::regex kGuid("(batchresponse|changesetresponse)_[0-9a-f-]{36}");
-  body = std::regex_replace(body, kGuid, "$1_X");
+  static const std::regex guid("(batchresponse|changesetresponse)_[0-9a-f-]{36}");
+  body = std::regex_replace(body, guid, "$1_X");
   body = std::regex_replace(body, std::regex("\r\n"), "\n");
   std::string type =
-      std::regex_replace(std::string(reply.Find("Content-Type").value_or("")), kGuid, "$1_X");
+      std::regex_replace(std::string(reply.Find("Content-Type").value_or("")), guid, "$1_X");
   return std::to_string(reply.status) + "\n" + type + "\n\n" + body;
 }
 
-class BatchFixture {
- protected:
+struct BatchFixture {
   BatchFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
   Harness::Reply Batch(const std::string& body,
                        std::string type = "multipart/mixed; boundary=batch_b") {

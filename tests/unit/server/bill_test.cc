@@ -25,7 +25,7 @@ ServerConfig Unthrottled() {
 
 class Fixture {
  public:
-  Fixture() : host_(kStart, Unthrottled()) {}
+  Fixture() : host_(kStart, "malachite-bill", Unthrottled()) {}
 
   // "<status>[ <x-ms-error-code>]" of a request through the pipeline: signed unless `sign` is
   // false; an explorer call (unsigned, Exchange::explorer) with `explorer`.
@@ -49,7 +49,7 @@ class Fixture {
       request.headers.push_back({"Authorization", "SharedKeyLite devstoreaccount1:bm90IGl0"});
     }
     exchange_.explorer = explorer;
-    testing::RunExchange(host_.service(), host_.store(), exchange_);
+    host_.Run(exchange_);
     std::string out = std::to_string(exchange_.response.status);
     if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
     return out;
@@ -74,7 +74,7 @@ class Fixture {
   const Response& response() const { return exchange_.response; }
 
  private:
-  testing::ServiceHost host_;
+  testing::ServiceHarness host_;
   Exchange exchange_;
 };
 

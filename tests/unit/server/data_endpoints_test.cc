@@ -2,21 +2,15 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "../storage/temp_dir.h"
 #include "server/admin/admin_endpoints.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::server {
 namespace {
 
-using storage::testing::TempDir;
-
 struct DataFixture {
   DataFixture() {
-    storage::StoreOptions options;
-    options.data_dir = dir.path() + "/data";
-    options.sync = false;
-    store = std::move(*storage::Store::Open(options, SystemClock::Instance()));
-    data.store = store.get();
+    data.store = &store();
     data.accounts = {"devstoreaccount1", "other"};
     data.seed = {
         TableContent{
@@ -41,7 +35,7 @@ struct DataFixture {
   }
 
   void CreateTables(const std::string& account, std::initializer_list<const char*> names) {
-    REQUIRE(store->Write([&](storage::WriteContext& ctx) -> Result<void> {
+    REQUIRE(store().Write([&](storage::WriteContext& ctx) -> Result<void> {
       for (const char* name : names) {
         auto table = ctx.CreateTable(account, name);
         if (!table) return tl::unexpected(table.error());
@@ -53,7 +47,7 @@ struct DataFixture {
   }
 
   std::string Tables(const std::string& account) {
-    auto view = store->Read();
+    auto view = store().Read();
     std::string out;
     REQUIRE((*view)->ScanTables(account, "", [&](const storage::TableInfo& t) {
       out += t.name + " ";
@@ -62,8 +56,11 @@ struct DataFixture {
     return out;
   }
 
-  TempDir dir;
-  std::unique_ptr<storage::Store> store;
+  storage::Store& store() { return fixture.store(); }
+  // The temp dir; the store's files are in its "data" sub-directory.
+  const std::string& dir() const { return fixture.dir(); }
+
+  malachite::testing::StoreFixture fixture{{.dir_prefix = "malachite-data"}};
   DataEndpoints data;
 };
 
@@ -86,7 +83,7 @@ TEST_CASE("data_endpoints: /-/reset empties the accounts and restores the fixtur
       R"(200 {"accounts":["devstoreaccount1"],"tables_deleted":1,"tables_seeded":0,"entities_seeded":0})");
   CHECK(f.Tables("devstoreaccount1").empty());
   CHECK(f.Tables("other") == "d ");
-  f.store->WaitForReclaim();
+  f.store().WaitForReclaim();
 }
 
 TEST_CASE("data_endpoints: bad resets and backups are refused before any work", "[admin]") {
@@ -96,19 +93,19 @@ TEST_CASE("data_endpoints: bad resets and backups are refused before any work", 
   CHECK(f.Call("POST", "/-/reset?seed=maybe") ==
         "400 unknown parameter 'seed' (account=<name>, seed=false)");
   CHECK(f.Call("POST", "/-/backup") == "400 POST /-/backup?dest=<directory on the server>");
-  std::filesystem::create_directories(f.dir.path() + "/full/x");
-  CHECK(f.Call("POST", "/-/backup?dest=" + f.dir.path() + "/full") ==
-        "400 backup failed: backup destination " + f.dir.path() +
+  std::filesystem::create_directories(f.dir() + "/full/x");
+  CHECK(f.Call("POST", "/-/backup?dest=" + f.dir() + "/full") ==
+        "400 backup failed: backup destination " + f.dir() +
             "/full exists and is not an empty directory");
 }
 
 TEST_CASE("data_endpoints: /-/backup copies the live store into dest", "[admin]") {
   DataFixture f;
   f.CreateTables("devstoreaccount1", {"kept"});
-  const std::string dest = f.dir.path() + "/backup%201";
+  const std::string dest = f.dir() + "/backup%201";
   const std::string answer = f.Call("POST", "/-/backup?dest=" + dest);
-  CHECK(answer.starts_with("200 {\"dest\":\"" + f.dir.path() + "/backup 1\",\"bytes\":"));
-  CHECK(std::filesystem::file_size(f.dir.path() + "/backup 1/data.mdb") > 0);
+  CHECK(answer.starts_with("200 {\"dest\":\"" + f.dir() + "/backup 1\",\"bytes\":"));
+  CHECK(std::filesystem::file_size(f.dir() + "/backup 1/data.mdb") > 0);
   // Without a thread to run the job on, the endpoint says so instead of blocking an I/O thread.
   Request request{"POST", "/-/backup?dest=/tmp/x", {}, {}, {}, false};
   Response response;

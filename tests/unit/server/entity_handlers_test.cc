@@ -16,8 +16,7 @@ const std::string kETag2 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234568Z'")J"
 const std::string kETag3 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234569Z'")J";
 const std::string kEntityUrl = "parts(PartitionKey='p',RowKey='r')";
 
-class EntityFixture {
- protected:
+struct EntityFixture {
   EntityFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
   // The entity as Get Entity returns it at nometadata (properties only).
   std::string Show(const std::string& url = kEntityUrl) {

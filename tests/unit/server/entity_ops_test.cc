@@ -24,8 +24,7 @@ TEST_CASE("entity_ops: CheckIfMatch accepts * and weak ETags only", "[server]") 
   CHECK(Code(CheckIfMatch("**")) == "InvalidInput");
 }
 
-class OpsFixture {
- protected:
+struct OpsFixture {
   OpsFixture() {
     REQUIRE(h.store().Write([](storage::WriteContext& w) -> Result<void> {
       auto t = w.CreateTable("acct", "things");

@@ -2,6 +2,8 @@
 // the server info, the rewrite of Table API calls, and the insight endpoints' errors.
 #include <catch2/catch.hpp>
 
+#include "common/encoding.h"
+#include "server/admin/admin_access.h"
 #include "server/admin/admin_endpoints.h"
 #include "server/insight/history.h"
 #include "server/pipeline/service.h"
@@ -12,7 +14,7 @@ namespace {
 
 class Fixture {
  public:
-  Fixture() : host_(DateTime{638000000000000000}, Unthrottled()) {}
+  Fixture() : host_(DateTime{638000000000000000}, "malachite-explorer", Unthrottled()) {}
 
   // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
   // <rewritten target>"). With x-ms-version and Host, as the page sends them.
@@ -43,7 +45,7 @@ class Fixture {
     return config;
   }
 
-  testing::ServiceHost host_;
+  testing::ServiceHarness host_;
   Request request_;
   Response response_;
 };
@@ -108,6 +110,40 @@ TEST_CASE("explorer: Table API calls from another site's page are refused", "[ex
   CHECK(f.Answer("POST", create, "{}", {host, version, {"Origin", "https://127.0.0.1:10002"}}) ==
         "403 application/json");
   CHECK(f.Answer("POST", create, "{}", {host}) == "403 application/json");
+}
+
+TEST_CASE("explorer: an account's credentials open that account's Table API only", "[explorer]") {
+  ServerConfig config;
+  config.throttle.enabled = false;
+  config.accounts.push_back({"second", Base64Encode("second-key"), {}});
+  testing::ServiceHarness host(DateTime{638000000000000000}, "malachite-explorer-cred", config);
+  const std::vector<AccountConfig> accounts = {
+      {"second", Base64Encode("second-key"), {}},
+      {std::string(kDevAccountName), std::string(kDevAccountKey), {}}};
+  const AdminAccess access(accounts, false, host.clock());
+  auto answer = [&](std::string target, std::string user, std::string key) {
+    Request request;
+    request.method = "GET";
+    request.target = std::move(target);
+    request.remote_address = "198.18.0.2";  // not loopback: credentials needed
+    request.headers = {{"x-ms-version", "2019-02-02"},
+                       {"Host", "emulator:10002"},
+                       {"Authorization", "Basic " + Base64Encode(user + ":" + key)}};
+    Response response;
+    const AdminContext context{true, &host.service().traffic(), nullptr, &host.service().insight(),
+                               &access};
+    if (HandleAdminRequest(request, context, response) == AdminAnswer::kTableApi) {
+      return "table api " + request.target;
+    }
+    return std::to_string(response.status);
+  };
+  CHECK(answer("/-/explorer/table/second/Tables", "second", Base64Encode("second-key")) ==
+        "table api /second/Tables");
+  CHECK(answer("/-/explorer/table/devstoreaccount1/Tables", "second", Base64Encode("second-key")) ==
+        "403");
+  CHECK(answer("/-/explorer/table/devstoreaccount1/Tables", "devstoreaccount1",
+               std::string(kDevAccountKey)) == "table api /devstoreaccount1/Tables");
+  CHECK(answer("/-/explorer/table/second/Tables", "second", Base64Encode("wrong")) == "403");
 }
 
 TEST_CASE("insight endpoints: JSON answers and errors through the admin dispatcher", "[explorer]") {

@@ -1,12 +1,10 @@
-// A real store in a temp dir, a ManualClock and one call that runs a request the way the
-// pipeline does: RouteRequest -> Dispatch -> (Store::Write of the WriteFn -> finish). Each call
-// returns one printable dump of the response, so tests compare a single golden string.
+// A real store in a temp dir (tests/support/store_fixture.h), its ManualClock and one call that
+// runs a request the way the pipeline does: RouteRequest -> Dispatch -> (Store::Write of the
+// WriteFn -> finish). Each call returns one printable dump of the response, so tests compare a
+// single golden string.
 #pragma once
 
-#include <stdlib.h>
-
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "server/ops/handler.h"
 #include "server/pipeline/dispatch.h"
 #include "storage/store.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::server::testing {
 
@@ -27,29 +26,16 @@ inline DateTime StartTime() { return *ParseIso8601("2024-05-06T07:08:09.1234567Z
 
 class Harness {
  public:
-  Harness() : clock_(StartTime()) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-handlers-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    auto store = storage::Store::Open(options, clock_);
-    if (!store) throw std::runtime_error(std::string(store.error().UserMessage()));
-    store_ = std::move(*store);
-  }
-  ~Harness() {
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  Harness()
+      : fixture_({.start = StartTime(),
+                  .map_size_bytes = 1ull << 30,
+                  .dir_prefix = "malachite-handlers"}) {}
 
-  storage::Store& store() { return *store_; }
+  storage::Store& store() { return fixture_.store(); }
   // RequestContext query settings for the next Run calls.
   bool explain = false;
   std::chrono::milliseconds query_budget{5000};
-  ManualClock& clock() { return clock_; }
+  ManualClock& clock() { return fixture_.clock(); }
 
   // Runs the request and returns the response; errors are rendered as status + Azure code in
   // `error_code` (body empty), keeping the headers `finish` set.
@@ -77,14 +63,14 @@ class Harness {
     Reply reply;
     auto route = RouteRequest(request);
     if (!route) return ErrorReply(route.error(), {});
-    RequestContext ctx{request, *route, level, std::string(kBaseUrl), clock_, *store_};
+    RequestContext ctx{request, *route, level, std::string(kBaseUrl), clock(), store()};
     ctx.explain = explain;
     ctx.query_budget = query_budget;
     auto outcome = Dispatch(ctx);
     if (!outcome) return ErrorReply(outcome.error(), {});
     Response& response = outcome->response;
     if (outcome->write) {
-      Result<void> written = store_->Write(outcome->write);
+      Result<void> written = store().Write(outcome->write);
       Result<void> finished = outcome->finish(response, std::move(written));
       if (!finished) return ErrorReply(finished.error(), response.headers);
     }
@@ -121,9 +107,7 @@ class Harness {
     return reply;
   }
 
-  std::string dir_;
-  ManualClock clock_;
-  std::unique_ptr<storage::Store> store_;
+  malachite::testing::StoreFixture fixture_;
 };
 
 }  // namespace malachite::server::testing

@@ -42,6 +42,62 @@ TEST_CASE("http_codec: oversized bodies and garbage are parse errors", "[http]")
   CHECK(Parse("NOT HTTP\r\n\r\n").rfind("error: ", 0) == 0);
 }
 
+// Feeds `wire` to a parser with the server's limits (LimitBodies) and `budget`.
+std::string ParseLimited(std::string_view wire, BodyBudget* budget = nullptr) {
+  Request request;
+  RequestParser parser(request, budget);
+  parser.eager(true);
+  parser.LimitBodies(10, 20);
+  boost::beast::error_code ec;
+  parser.put(boost::asio::buffer(wire.data(), wire.size()), ec);
+  if (parser.over_budget()) return "over budget";
+  if (ec) return "error: " + ec.message();
+  return parser.is_done() ? "body=" + request.body : "incomplete";
+}
+
+TEST_CASE("http_codec: the body limit depends on the target; $batch gets its framing slack",
+          "[http]") {
+  const std::string body15 = "Content-Length: 15\r\n\r\n123456789012345";
+  CHECK(ParseLimited("PUT /a/t(PartitionKey='p',RowKey='r') HTTP/1.1\r\n" + body15) ==
+        "error: body limit exceeded");
+  CHECK(ParseLimited("POST /a/$batch HTTP/1.1\r\n" + body15) == "body=123456789012345");
+  CHECK(ParseLimited("POST /a/%24Batch?x=1 HTTP/1.1\r\n" + body15) == "body=123456789012345");
+  CHECK(ParseLimited("POST /a/$batchx HTTP/1.1\r\n" + body15) == "error: body limit exceeded");
+  // A chunked body fails at the chunk that passes the limit, before its data arrives.
+  CHECK(ParseLimited("POST /a/t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "8\r\n12345678\r\n3\r\n") == "error: body limit exceeded");
+  CHECK(IsBatchTarget("/devstoreaccount1/$batch"));
+  CHECK_FALSE(IsBatchTarget("/devstoreaccount1/t?$batch"));
+}
+
+TEST_CASE("http_codec: bodies are charged to the budget and given back with the parser", "[http]") {
+  BodyBudget budget(12);
+  {
+    Request request;
+    RequestParser parser(request, &budget);
+    parser.eager(true);
+    const std::string_view wire = "PUT /a/t HTTP/1.1\r\nContent-Length: 8\r\n\r\n12345678";
+    boost::beast::error_code ec;
+    parser.put(boost::asio::buffer(wire.data(), wire.size()), ec);
+    CHECK_FALSE(ec);
+    CHECK(budget.in_use() == 8);
+    // 8 + 8 > 12: refused while the first body is held.
+    CHECK(ParseLimited("PUT /a/t HTTP/1.1\r\nContent-Length: 8\r\n\r\n12345678", &budget) ==
+          "over budget");
+    CHECK(ParseLimited("POST /a/t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       "3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n",
+                       &budget) == "over budget");
+    CHECK(budget.in_use() == 8);
+  }
+  CHECK(budget.in_use() == 0);
+  CHECK(ParseLimited("POST /a/t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n",
+                     &budget) == "body=abcdef");
+  CHECK(budget.in_use() == 0);
+  // The first body and the chunked body's first chunk, before its second was refused.
+  CHECK(budget.TakePeak() == 11);
+}
+
 TEST_CASE("http_codec: the response head carries headers, Content-Length and Connection",
           "[http]") {
   Response response;

@@ -25,6 +25,24 @@ TEST_CASE("json_writer: strings escape quotes, backslashes and control character
   CHECK(Str(std::string_view("\x00\x01\n\t\x1f", 5)) == R"("\u0000\u0001\n\t\u001f")");
   CHECK(Str("caf\xc3\xa9 \xf0\x9f\x98\x80 \x7f") == "\"caf\xc3\xa9 \xf0\x9f\x98\x80 \x7f\"");
   CHECK(Str("/<>") == R"("/<>")");
+  // Long runs are checked a word at a time: every escaped byte at every offset of a word, and
+  // non-ASCII bytes (>= 0x80) that must pass unchanged.
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (char c : {'"', '\\', '\n', '\x1f', '\x00'}) {
+      std::string text(20, 'x');
+      text[at] = c;
+      std::string expected = std::string(at, 'x');
+      expected += c == '"'      ? "\\\""
+                  : c == '\\'   ? "\\\\"
+                  : c == '\n'   ? "\\n"
+                  : c == '\x1f' ? "\\u001f"
+                                : "\\u0000";
+      expected += std::string(19 - at, 'x');
+      CHECK(Str(text) == "\"" + expected + "\"");
+    }
+  }
+  CHECK(Str("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xff\x80\x9f\xa0!#[]~") ==
+        "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xff\x80\x9f\xa0!#[]~\"");
 }
 
 TEST_CASE("json_writer: doubles are shortest round-trip with .0 for integral values", "[json]") {

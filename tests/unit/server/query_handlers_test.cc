@@ -15,8 +15,7 @@ const std::string kMinimalType =
     "Content-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\n";
 const std::string kETag1 = R"J(W/"datetime'2024-05-06T07%3A08%3A09.1234567Z'")J";
 
-class QueryFixture {
- protected:
+struct QueryFixture {
   QueryFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
   // Inserts `count` entities p<i/100>/r<i%100> (zero-padded) with N=i in one write.
   void Fill(int count) {

@@ -20,8 +20,7 @@ namespace {
 
 using testing::Harness;
 
-class PlanFixture {
- protected:
+struct PlanFixture {
   PlanFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
 
   // Stores the entities (Timestamps from the store) in one write.
@@ -236,8 +235,9 @@ std::string RandomFilter(std::mt19937& rng, int depth, int* budget) {
   };
   if (depth == 0 || *budget <= 1 || pick(3) == 0) {
     --*budget;
-    static const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey", "N"};
-    static const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
+    static constexpr const char* kProps[] = {"PartitionKey", "PartitionKey", "RowKey", "RowKey",
+                                             "N"};
+    static constexpr const char* kOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
     const std::size_t prop = pick(5);
     std::string literal = prop == 4 || pick(8) == 0 ? std::to_string(pick(40))
                                                     : "'" + kAlphabet[pick(kAlphabet.size())] + "'";

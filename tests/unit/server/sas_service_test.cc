@@ -1,16 +1,13 @@
 // SAS, stored access policies, service properties, stats and CORS through the whole pipeline
 // (Service::Handle + the store's writer + Complete) over a real store in a temp dir.
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/http/url_coding.h"
 #include "server/auth/sas.h"
 #include "server/auth/shared_key.h"
 #include "server/http/router.h"
+#include "server/http/url_coding.h"
 #include "server/pipeline/service.h"
 #include "tests/unit/server/service_harness.h"
 
@@ -21,30 +18,9 @@ const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 
 class Fixture {
  public:
-  Fixture() : clock_(kStart) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-sas-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    Open();
-  }
-  ~Fixture() {
-    service_.reset();
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  void Open() {
-    service_.reset();
-    store_.reset();
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
+  Fixture() : harness_(kStart, "malachite-sas") {}
+  // A restart of the server on the same data.
+  void Open() { harness_.Reopen(); }
 
   // Signed with SharedKeyLite (the account owner).
   Response Owner(std::string method, std::string target, std::string body = {},
@@ -96,17 +72,14 @@ class Fixture {
     }
     auto route = RouteRequest(request);
     if (sign && route) {  // an unroutable request fails before authentication anyway
-      request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
+      request.headers.push_back({"x-ms-date", FormatRfc1123(harness_.clock().Now())});
       testing::SignSharedKeyLite(request, *route);
     }
-    testing::RunExchange(*service_, *store_, exchange_);
+    harness_.Run(exchange_);
     return exchange_.response;
   }
 
-  ManualClock clock_;
-  std::string dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  testing::ServiceHarness harness_;
   Exchange exchange_;
 };
 

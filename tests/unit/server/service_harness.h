@@ -1,15 +1,19 @@
-// Shared steps of the tests that drive server::Service directly (service, SAS, throttle, bill,
-// explorer tests): a Service over a real store, signing a request as the JS SDK does and running
-// one exchange to completion.
+// What the tests that drive server::Service directly (service, SAS, throttle tests) share: a real
+// Service over a real store in a temp dir (tests/support/store_fixture.h) with a ManualClock,
+// signing a request as the JS SDK does, and running one exchange to completion.
 #pragma once
 
+#include <memory>
+#include <string_view>
+
+#include "common/datetime.h"
 #include "common/encoding.h"
 #include "config/server_config.h"
 #include "server/auth/shared_key.h"
 #include "server/http/route.h"
 #include "server/pipeline/service.h"
 #include "storage/store.h"
-#include "tests/unit/storage/temp_dir.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::server::testing {
 
@@ -23,44 +27,43 @@ inline void SignSharedKeyLite(Request& request, const Route& route) {
            ComputeSignature(key, SharedKeyLiteStringToSign(request, route)).value()});
 }
 
-// Runs `exchange` through the pipeline; a write goes through the store synchronously, as the
-// session would await it.
-inline void RunExchange(Service& service, storage::Store& store, Exchange& exchange) {
-  service.Handle(exchange);
-  if (exchange.write) {
-    auto written = store.Write(std::move(exchange.write));
-    exchange.write = nullptr;
-    service.Complete(exchange, std::move(written));
-  }
-}
-
-// A Service over a real store in a fresh temp directory (removed at the end) on a ManualClock
-// starting at `start`, with devstoreaccount1 added to `config`'s accounts.
-class ServiceHost {
+// A Service configured like the server's (`config` plus the development account) over a fresh
+// store whose clock starts at `start`.
+class ServiceHarness {
  public:
-  explicit ServiceHost(DateTime start, ServerConfig config = {}) : clock_(start) {
-    storage::StoreOptions options;
-    options.data_dir = dir_.path();
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    service_ = std::make_unique<Service>(config, *store_, clock_);
+  ServiceHarness(DateTime start, std::string_view dir_prefix, ServerConfig config = {})
+      : fixture_({.start = start, .map_size_bytes = 1ull << 30, .dir_prefix = dir_prefix}),
+        config_(std::move(config)) {
+    config_.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
+    service_ = std::make_unique<Service>(config_, store(), clock());
   }
-  ~ServiceHost() {
+
+  // A restart: closes the Service and the store and opens both again on the same directory.
+  void Reopen() {
     service_.reset();
-    store_.reset();
+    fixture_.Reopen();
+    service_ = std::make_unique<Service>(config_, store(), clock());
   }
 
   Service& service() { return *service_; }
-  storage::Store& store() { return *store_; }
-  ManualClock& clock() { return clock_; }
+  storage::Store& store() { return fixture_.store(); }
+  ManualClock& clock() { return fixture_.clock(); }
+
+  // Runs `exchange` through the pipeline; a write goes through the store synchronously, as the
+  // session would await it.
+  void Run(Exchange& exchange) {
+    service_->Handle(exchange);
+    if (exchange.write) {
+      auto written = store().Write(std::move(exchange.write));
+      exchange.write = nullptr;
+      service_->Complete(exchange, std::move(written));
+    }
+  }
 
  private:
-  storage::testing::TempDir dir_;
-  ManualClock clock_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  malachite::testing::StoreFixture fixture_;
+  ServerConfig config_;
+  std::unique_ptr<Service> service_;  // declared last: goes before the store it uses
 };
 
 }  // namespace malachite::server::testing

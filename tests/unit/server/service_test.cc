@@ -2,10 +2,7 @@
 // writer, Service::Complete.
 #include "server/pipeline/service.h"
 
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -20,25 +17,7 @@ const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 
 class ServiceFixture {
  public:
-  ServiceFixture() : clock_(kStart) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-service-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
-  ~ServiceFixture() {
-    service_.reset();
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  ServiceFixture() : harness_(kStart, "malachite-service") {}
 
   // Runs one request, signed with SharedKeyLite unless `sign` is false, through Handle (+ the
   // store + Complete for writes) and returns the exchange's response.
@@ -51,26 +30,23 @@ class ServiceFixture {
     request.body = std::move(body);
     request.headers = std::move(headers);
     request.headers.push_back({"Host", "127.0.0.1:10002"});
-    request.headers.push_back({"x-ms-date", FormatRfc1123(signed_at_.value_or(clock_.Now()))});
+    request.headers.push_back({"x-ms-date", FormatRfc1123(signed_at_.value_or(clock().Now()))});
     if (sign) {
       auto route = RouteRequest(request);
       REQUIRE(route);
       testing::SignSharedKeyLite(request, *route);
     }
-    testing::RunExchange(*service_, *store_, exchange_);
+    harness_.Run(exchange_);
     return exchange_.response;
   }
 
-  ManualClock& clock() { return clock_; }
+  ManualClock& clock() { return harness_.clock(); }
   // Requests are dated (and signed) at `t` instead of the clock's time.
   void SignAt(DateTime t) { signed_at_ = t; }
 
  private:
-  ManualClock clock_;
+  testing::ServiceHarness harness_;
   std::optional<DateTime> signed_at_;
-  std::string dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
   Exchange exchange_;
 };
 

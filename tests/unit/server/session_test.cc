@@ -2,6 +2,9 @@
 // a blocking client that behaves like the SDKs' HTTP stacks (write the whole request, then read).
 #include "server/net/session.h"
 
+#include <fmt/format.h>
+#include <sys/socket.h>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -10,9 +13,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <thread>
 
+#include "common/limits.h"
 #include "handler_harness.h"
+#include "server/net/body_budget.h"
 
 namespace malachite::server {
 namespace {
@@ -23,12 +29,15 @@ using tcp = asio::ip::tcp;
 // Serves exactly one connection on a free loopback port with a real Service and store.
 class OneSessionServer {
  public:
-  OneSessionServer() : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  // With a `budget`, request bodies are charged to it (SessionShared::body_budget).
+  explicit OneSessionServer(BodyBudget* budget = nullptr)
+      : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     ServerConfig config;
     config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
     service_ = std::make_unique<Service>(config, harness_.store(), harness_.clock());
     shared_ =
         std::make_unique<SessionShared>(*service_, harness_.store(), std::chrono::seconds(10));
+    shared_->body_budget = budget;
     asio::co_spawn(ioc_, Serve(), asio::detached);
     thread_ = std::thread([this] { ioc_.run(); });
   }
@@ -52,24 +61,37 @@ class OneSessionServer {
   std::thread thread_;
 };
 
-// Sends `head` and `body_size` bytes of body, then reads until the server closes. Returns what
-// was read, or "write failed: ..." when the server reset the connection mid-body.
-std::string SendThenRead(std::uint16_t port, const std::string& head, std::size_t body_size) {
+// Sends `head` and `body_size` bytes of body (in 64 KiB pieces, or as chunks of that size when
+// `chunked`), then, unless `keep_sending_side`, ends its sending side; reads until the server
+// closes. Returns what was read, or "write failed: ..." when the server reset the connection
+// mid-body. With `keep_sending_side` the answer must come without the client ending its body.
+std::string SendThenRead(std::uint16_t port, const std::string& head, std::size_t body_size,
+                         bool chunked = false, bool keep_sending_side = false) {
   asio::io_context ioc;
   tcp::socket socket(ioc);
   socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  // A test that waits for an answer that never comes fails instead of hanging.
+  timeval timeout{20, 0};
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   boost::system::error_code ec;
   asio::write(socket, asio::buffer(head), ec);
-  const std::string chunk(64 * 1024, 'x');
-  for (std::size_t sent = 0; !ec && sent < body_size; sent += chunk.size()) {
-    asio::write(socket, asio::buffer(chunk), ec);
+  for (std::size_t sent = 0; !ec && sent < body_size;) {
+    const std::size_t n = std::min<std::size_t>(64 * 1024, body_size - sent);
+    std::string piece(n, 'x');
+    if (chunked) piece = fmt::format("{:x}\r\n{}\r\n", n, piece);
+    asio::write(socket, asio::buffer(piece), ec);
+    sent += n;
   }
   if (ec) return "write failed: " + ec.message();
-  socket.shutdown(tcp::socket::shutdown_send, ec);
+  if (!keep_sending_side) socket.shutdown(tcp::socket::shutdown_send, ec);
   std::string response;
   asio::read(socket, asio::dynamic_buffer(response), ec);
   return response;
 }
+
+constexpr std::string_view kInsertHead =
+    "POST /devstoreaccount1/mytable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    "Accept: application/json;odata=minimalmetadata\r\nContent-Type: application/json\r\n";
 
 TEST_CASE(
     "session: a body over 4 MiB is answered 413 RequestBodyTooLarge that a client "
@@ -112,6 +134,64 @@ TEST_CASE("session: the answer to HEAD has no body, so a keep-alive client stays
   const std::size_t second = response.find("\r\n\r\nHTTP/1.1 405 Method Not Allowed\r\n");
   REQUIRE(second != std::string::npos);
   CHECK(response.find("\r\n\r\n", second + 4) == response.size() - 4);
+}
+
+TEST_CASE(
+    "session: a chunked body is answered 413 RequestBodyTooLarge as soon as it passes 4 MiB, "
+    "without waiting for its end",
+    "[session]") {
+  OneSessionServer server;
+  const std::string head = std::string(kInsertHead) + "Transfer-Encoding: chunked\r\n\r\n";
+  const std::string response =
+      SendThenRead(server.port(), head, limits::kRequestBodyMax + 1, true, true);
+  CHECK(response.substr(0, 35) == "HTTP/1.1 413 Payload Too Large\r\nCon");
+  CHECK(response.find(R"({"odata.error":{"code":"RequestBodyTooLarge")") != std::string::npos);
+}
+
+TEST_CASE("session: a Content-Length over 4 MiB is answered 413 before any of the body is sent",
+          "[session]") {
+  OneSessionServer server;
+  const std::string head = std::string(kInsertHead) +
+                           "Content-Length: " + std::to_string(limits::kRequestBodyMax + 1) +
+                           "\r\n\r\n";
+  const std::string response = SendThenRead(server.port(), head, 0, false, true);
+  CHECK(response.substr(0, 35) == "HTTP/1.1 413 Payload Too Large\r\nCon");
+}
+
+TEST_CASE(
+    "session: a body the memory budget has no room for waits a second, then gets 503 "
+    "ServerBusy",
+    "[session]") {
+  BodyBudget budget(1 << 20);
+  REQUIRE(budget.TryCharge(1 << 20));  // other bodies in flight hold the whole budget
+  OneSessionServer server(&budget);
+  const std::string head = std::string(kInsertHead) + "Content-Length: 2\r\n\r\n";
+  const auto started = std::chrono::steady_clock::now();
+  const std::string response = SendThenRead(server.port(), head + "{}", 0, false, true);
+  CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(900));
+  CHECK(response.substr(0, 34) == "HTTP/1.1 503 Service Unavailable\r\n");
+  CHECK(response.find(R"({"odata.error":{"code":"ServerBusy")") != std::string::npos);
+  CHECK(budget.in_use() == 1 << 20);
+}
+
+TEST_CASE("session: a body waiting for the budget goes through once room is made", "[session]") {
+  BodyBudget budget(1 << 20);
+  REQUIRE(budget.TryCharge(1 << 20));
+  OneSessionServer server(&budget);
+  std::thread release([&budget] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    budget.Release(1 << 20);
+  });
+  // Unsigned: the pipeline's answer (403), not the budget's.
+  const std::string body = R"({"PartitionKey":"p","RowKey":"r"})";
+  const std::string head = std::string(kInsertHead) +
+                           "Content-Length: " + std::to_string(body.size()) +
+                           "\r\nConnection: close\r\n\r\n";
+  const std::string response = SendThenRead(server.port(), head + body, 0);
+  release.join();
+  INFO(response);
+  CHECK(response.find(R"({"odata.error":{"code":"AuthenticationFailed")") != std::string::npos);
+  CHECK(budget.in_use() == 0);
 }
 
 }  // namespace

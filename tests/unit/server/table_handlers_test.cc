@@ -98,8 +98,7 @@ TEST_CASE("table_handlers: Get Table answers the table with its stored case", "[
           R"J({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element","TableName":"MyParts"})J");
 }
 
-class QueryTablesFixture {
- protected:
+struct QueryTablesFixture {
   QueryTablesFixture() {
     for (const char* name : {"beta", "Alpha", "gamma", "Delta", "epsilon"}) {
       std::string body = std::string(R"J({"TableName":")J") + name + "\"}";

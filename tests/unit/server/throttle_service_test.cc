@@ -1,10 +1,7 @@
 // Throttling and fault rules through the whole synchronous pipeline (Service::Handle, the
 // store's writer, Service::Complete) with a real store and a ManualClock: a refused request is
 // answered 503 ServerBusy before anything of it is applied.
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -27,27 +24,14 @@ const std::vector<Header> kJson = {{"Accept", "application/json;odata=minimalmet
 class Fixture {
  public:
   // Partitions take 5 entities at once and 5 per second; the account 1,000.
-  explicit Fixture(ThrottleConfig throttle = Small()) : clock_(kStart) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "malachite-throttle-XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    storage::StoreOptions options;
-    options.data_dir = dir_;
-    options.sync = false;
-    options.map_size_bytes = 1ull << 30;
-    store_ = std::move(*storage::Store::Open(options, clock_));
-    ServerConfig config;
-    config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    config.throttle = std::move(throttle);
-    service_ = std::make_unique<Service>(config, *store_, clock_);
-  }
-  ~Fixture() {
-    service_.reset();
-    store_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  explicit Fixture(ThrottleConfig throttle = Small())
+      : harness_(kStart, "malachite-throttle", WithThrottle(std::move(throttle))) {}
 
+  static ServerConfig WithThrottle(ThrottleConfig throttle) {
+    ServerConfig config;
+    config.throttle = std::move(throttle);
+    return config;
+  }
   static ThrottleConfig Small() {
     ThrottleConfig throttle;
     throttle.partition_rate = 5;
@@ -66,11 +50,11 @@ class Fixture {
     request.headers = kJson;
     request.headers[1].value = std::move(content_type);
     request.headers.push_back({"Host", "127.0.0.1:10002"});
-    request.headers.push_back({"x-ms-date", FormatRfc1123(clock_.Now())});
+    request.headers.push_back({"x-ms-date", FormatRfc1123(clock().Now())});
     auto route = RouteRequest(request);
     REQUIRE(route);
     testing::SignSharedKeyLite(request, *route);
-    testing::RunExchange(*service_, *store_, exchange_);
+    harness_.Run(exchange_);
     std::string out = std::to_string(exchange_.response.status);
     if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
     return out;
@@ -89,19 +73,16 @@ class Fixture {
     request.target = std::move(target);
     request.body = std::move(body);
     Response response;
-    HandleTrafficRequest(service_->traffic(), request, response);
+    HandleTrafficRequest(harness_.service().traffic(), request, response);
     return response;
   }
 
   const Response& last() const { return exchange_.response; }
   const Exchange& exchange() const { return exchange_; }
-  ManualClock& clock() { return clock_; }
+  ManualClock& clock() { return harness_.clock(); }
 
  private:
-  ManualClock clock_;
-  std::string dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<Service> service_;
+  testing::ServiceHarness harness_;
   Exchange exchange_;
 };
 

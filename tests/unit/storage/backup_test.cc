@@ -9,7 +9,7 @@
 
 #include "storage/account_reset.h"
 #include "storage/data_dir_lock.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -49,7 +49,7 @@ std::string Contents(Store& store, const std::string& account, const std::string
 std::unique_ptr<Store> OpenAt(const std::string& dir) {
   StoreOptions options;
   options.data_dir = dir;
-  options.sync = false;
+  options.durability = Durability::kNone;
   auto store = Store::Open(options, SystemClock::Instance());
   REQUIRE(store);
   return std::move(*store);

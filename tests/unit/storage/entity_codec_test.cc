@@ -1,9 +1,10 @@
 #include "storage/entity_codec.h"
-#include "storage/entity_record_dump.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+
+#include "storage/entity_record_dump.h"
 
 namespace malachite::storage {
 namespace {

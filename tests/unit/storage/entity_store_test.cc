@@ -4,7 +4,7 @@
 #include "storage/lmdb_env.h"
 #include "storage/lmdb_txn.h"
 #include "storage/store_meta.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -84,7 +84,7 @@ TEST_CASE("entity_store: scan views read properties in place and decode on deman
 }
 
 TEST_CASE("entity_store: data survives closing and reopening the store", "[storage]") {
-  StoreFixture f(/*sync=*/true);
+  StoreFixture f({.durability = Durability::kFull});
   TableInfo t = f.CreateTable("acct", "Durable");
   f.Put(t, "p", "r", {{"X", EdmValue::Double(1.5)}});
   f.Reopen();
@@ -101,7 +101,7 @@ TEST_CASE("entity_store: Open refuses unusable directories with a one-line messa
   TempDir dir;
   ManualClock clock(DateTime{kUnixEpochTicks});
   StoreOptions options;
-  options.sync = false;
+  options.durability = Durability::kNone;
 
   options.data_dir = dir.path() + "/file";
   std::ofstream(options.data_dir) << "x";
@@ -121,7 +121,7 @@ TEST_CASE("entity_store: Open refuses unusable directories with a one-line messa
 
   // A store written by a future version is refused, not misread.
   {
-    auto env = LmdbEnv::Open(LmdbEnvOptions{options.data_dir, 1ull << 30, false});
+    auto env = LmdbEnv::Open(LmdbEnvOptions{options.data_dir, 1ull << 30, Durability::kNone});
     REQUIRE(env);
     auto txn = LmdbTxn::Begin((*env)->get(), nullptr, 0);
     REQUIRE(txn);
@@ -138,7 +138,10 @@ TEST_CASE("entity_store: Open refuses unusable directories with a one-line messa
 TEST_CASE("entity_store: a full map fails the write clearly and loses nothing", "[storage]") {
   TempDir dir;
   ManualClock clock(DateTime{kUnixEpochTicks});
-  StoreOptions options{dir.path(), 4u << 20, false, 256};
+  StoreOptions options;
+  options.data_dir = dir.path();
+  options.map_size_bytes = 4u << 20;
+  options.durability = Durability::kNone;
   auto store = Store::Open(options, clock);
   REQUIRE(store);
   TableInfo t;

@@ -2,7 +2,7 @@
 #include <chrono>
 
 #include "storage/lmdb_env.h"
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {
@@ -27,7 +27,7 @@ void Fill(Store& store, const TableInfo& t, int count) {
 
 // Entries in the "entities" database. REQUIRES: the store is closed.
 std::size_t EntityRecords(const std::string& dir) {
-  auto env = LmdbEnv::Open(LmdbEnvOptions{dir, 1ull << 30, false});
+  auto env = LmdbEnv::Open(LmdbEnvOptions{dir, 1ull << 30, Durability::kNone});
   REQUIRE(env);
   MDB_txn* txn = nullptr;
   REQUIRE(mdb_txn_begin((*env)->get(), nullptr, MDB_RDONLY, &txn) == 0);

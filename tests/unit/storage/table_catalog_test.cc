@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "store_fixture.h"
+#include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
 namespace {

@@ -7,7 +7,7 @@ import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AzureNamedKeyCredential, TableClient, TableServiceClient } from "@azure/data-tables";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export const kDevAccount = "devstoreaccount1";
 export const kDevKey =

@@ -1,0 +1,68 @@
+#include "server/http/host_style.h"
+
+#include <algorithm>
+
+#include "common/encoding.h"
+
+namespace malachite::server {
+namespace {
+
+constexpr std::string_view kSecondarySuffix = "-secondary";
+
+bool IsIpv4(std::string_view name) {
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+}
+
+const std::string* FindAccount(std::string_view label, const HostRouting& routing) {
+  for (const std::string& account : routing.accounts) {
+    if (AsciiIEquals(account, label)) return &account;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<HostAccount> ParseHostAccount(std::string_view host, const HostRouting& routing) {
+  if (!routing.enabled) return std::nullopt;
+  if (std::size_t at = host.rfind('@'); at != std::string_view::npos) host.remove_prefix(at + 1);
+  // "[::1]:10002" is an IPv6 literal; a bare one has more than one ':'.
+  if (host.empty() || host.front() == '[') return std::nullopt;
+  const std::size_t colon = host.find(':');
+  if (colon != std::string_view::npos && host.find(':', colon + 1) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::string_view name = host.substr(0, colon);
+  const std::size_t dot = name.find('.');
+  // Emulator: a single-label name ("localhost", a container name) stays path-style, as in
+  // Azurite; production hosts always have more labels.
+  if (dot == std::string_view::npos || dot == 0 || IsIpv4(name)) return std::nullopt;
+  std::string_view label = name.substr(0, dot);
+  if (const std::string* account = FindAccount(label, routing)) return HostAccount{*account, false};
+  // Azure: spec §1.1 — "<account>-secondary.table.core.windows.net" is the secondary endpoint.
+  if (label.size() > kSecondarySuffix.size() &&
+      AsciiIEquals(label.substr(label.size() - kSecondarySuffix.size()), kSecondarySuffix)) {
+    label.remove_suffix(kSecondarySuffix.size());
+    if (const std::string* account = FindAccount(label, routing)) {
+      return HostAccount{*account, true};
+    }
+  }
+  return std::nullopt;
+}
+
+std::string AccountEndpoint(const Request& request, const Route& route,
+                            std::string_view fallback_host) {
+  auto host = request.Find("Host");
+  const bool usable = host && !host->empty() && std::all_of(host->begin(), host->end(), [](char c) {
+                        return c > ' ' && c < 0x7f && c != '"' && c != '\\';
+                      });
+  std::string url = request.secure ? "https://" : "http://";
+  url += usable ? *host : fallback_host;
+  if (!route.host_style) {
+    url += '/';
+    url += route.account;
+  }
+  return url;
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,41 @@
+// Host-style addressing (spec §1.1): `http://devstoreaccount1.localhost:10002/Tables` names the
+// account in the host, as production URLs do (`https://<account>.table.core.windows.net/Tables`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/http/message.h"
+#include "server/http/route.h"
+
+namespace malachite::server {
+
+// Which hosts address an account.
+struct HostRouting {
+  bool enabled = false;               // ServerConfig::host_style
+  std::vector<std::string> accounts;  // the known account names
+};
+
+// The account a host names.
+struct HostAccount {
+  std::string account;     // as configured (not as the host spells it)
+  bool secondary = false;  // the first label was "<account>-secondary"
+};
+
+// The account that `host` (a Host header value or a URL authority: name[:port]) addresses: its
+// first label, when the host has more than one label, is not an IP address (v4, or a bracketed
+// or bare v6 literal) and that label is a known account, or a known account + "-secondary"
+// (ASCII case-insensitive). nullopt otherwise, and always when routing is disabled: the request
+// is then path-style. The hostname of an authority with userinfo ("user@host") is used.
+std::optional<HostAccount> ParseHostAccount(std::string_view host, const HostRouting& routing);
+
+// The account's endpoint as `request` reached it (spec §4.1): "http(s)://<Host>/<account>" in
+// path style, "http(s)://<Host>" in host style; `fallback_host` stands in for a missing Host, or
+// one that is not visible ASCII (it is echoed into JSON bodies and headers). The base of
+// odata.metadata, odata.id and Location, and an audience a token may name (spec §10.9).
+std::string AccountEndpoint(const Request& request, const Route& route,
+                            std::string_view fallback_host);
+
+}  // namespace malachite::server

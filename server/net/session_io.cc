@@ -1,0 +1,108 @@
+#include "server/net/session_io.h"
+
+#include <array>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/socket_base.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <chrono>
+
+namespace malachite::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+// How long and how much a connection answered early (e.g. 413 before its body was read) is
+// drained before it is closed.
+constexpr auto kDrainTime = std::chrono::seconds(5);
+constexpr std::size_t kDrainBytes = 256 * 1024 * 1024;
+// How long a Content-Length body waits for room in the body budget before 503 ServerBusy.
+constexpr auto kBudgetWait = std::chrono::seconds(1);
+constexpr auto kBudgetPoll = std::chrono::milliseconds(10);
+
+}  // namespace
+
+// Errors after which nobody is left to answer. Not partial_message: a client that half-closed
+// after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
+// 400 InvalidInput.
+bool IsQuietClose(const beast::error_code& ec) {
+  // stream_truncated: a TLS peer that closed without close_notify (common, harmless here).
+  return ec == http::error::end_of_stream || ec == beast::error::timeout ||
+         ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
+         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+         ec == asio::error::broken_pipe || ec == asio::error::not_connected ||
+         ec == asio::error::bad_descriptor;  // closed by the registry between two reads
+}
+
+// Azure: spec §9.3 — a client that writes its whole oversized body before reading (http.client,
+// Node's http, the SDKs' pipelines) must see the 413. Closing with unread bytes in the receive
+// buffer sends a TCP reset, which makes that client fail with EPIPE/ECONNRESET instead; so stop
+// sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
+// Over TLS the raw TCP bytes are discarded undecrypted: only their arrival matters.
+asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  std::array<char, 16 * 1024> scratch;
+  std::size_t drained = 0;
+  stream.expires_after(kDrainTime);
+  while (drained < kDrainBytes) {
+    auto [ec, n] = co_await stream.async_read_some(asio::buffer(scratch), kTuple);
+    if (ec) break;
+    drained += n;
+  }
+}
+
+// Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.
+asio::awaitable<void> AnswerPlainHttp(beast::tcp_stream& stream) {
+  static constexpr std::string_view kAnswer =
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      "Content-Length: 71\r\nConnection: close\r\n\r\n"
+      "This port serves HTTPS: use https:// (DefaultEndpointsProtocol=https).\n";
+  stream.expires_after(std::chrono::seconds(5));
+  auto [ec, n] =
+      co_await asio::async_write(stream, asio::buffer(kAnswer.data(), kAnswer.size()), kTuple);
+  if (!ec) co_await DrainBeforeClose(stream);
+}
+
+// Charges a Content-Length body to the budget before it is read, waiting up to kBudgetWait for
+// room (back-pressure: meanwhile the client's bytes wait in TCP buffers). False when it stayed
+// full.
+asio::awaitable<bool> ChargeBodyOrWait(RequestParser& parser, std::uint64_t length) {
+  if (parser.ChargeBody(length)) co_return true;
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  for (auto waited = std::chrono::milliseconds(0); waited < kBudgetWait; waited += kBudgetPoll) {
+    timer.expires_after(kBudgetPoll);
+    co_await timer.async_wait(kTuple);
+    if (parser.ChargeBody(length)) co_return true;
+  }
+  co_return false;
+}
+
+TrackedConnection::TrackedConnection(ConnectionRegistry* connections, beast::tcp_stream& tcp) {
+  if (connections == nullptr) return;
+  stream_ = std::make_shared<beast::tcp_stream*>(&tcp);
+  registration_.emplace(*connections,
+                        [executor = tcp.get_executor(), weak = std::weak_ptr(stream_)] {
+                          asio::post(executor, [weak] {
+                            auto stream = weak.lock();
+                            if (!stream || *stream == nullptr) return;
+                            beast::error_code ignored;
+                            (*stream)->socket().shutdown(asio::socket_base::shutdown_both, ignored);
+                            (*stream)->close();
+                          });
+                        });
+}
+
+TrackedConnection::~TrackedConnection() {
+  if (stream_) *stream_ = nullptr;
+}
+
+}  // namespace malachite::server

@@ -1,0 +1,89 @@
+// The connection layer's building blocks below the request loop (internal to server/net):
+// awaiting the store's writer, the errors that end a connection quietly, draining a connection
+// answered early, the body budget's wait, and a connection's place in the registry of open
+// connections.
+#pragma once
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "server/net/connection_registry.h"
+#include "server/net/http_codec.h"
+#include "storage/store.h"
+
+namespace malachite::server {
+
+// Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
+// executor (its connection's io_context) once the write is durable or failed. The writer thread
+// only posts.
+template <typename Token>
+auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
+  return boost::asio::async_initiate<Token, void(Result<void>)>(
+      [&store](auto handler, storage::WriteFn fn) {
+        using Handler = decltype(handler);
+        auto executor = boost::asio::get_associated_executor(handler);
+        // WriteDone is a std::function (copyable); the awaitable handler is move-only.
+        auto shared = std::make_shared<Handler>(std::move(handler));
+        auto work = std::make_shared<decltype(boost::asio::make_work_guard(executor))>(
+            boost::asio::make_work_guard(executor));
+        store.Submit(std::move(fn), [shared, work](Result<void> result) {
+          boost::asio::post(work->get_executor(),
+                            [shared, work, result = std::move(result)]() mutable {
+                              std::move (*shared)(std::move(result));
+                            });
+        });
+      },
+      token, std::move(write));
+}
+
+// Errors after which nobody is left to answer. Not partial_message: a client that half-closed
+// after a truncated request (fewer body bytes than its Content-Length) still reads, and gets
+// 400 InvalidInput.
+bool IsQuietClose(const boost::beast::error_code& ec);
+
+// Azure: spec §9.3 — a client that writes its whole oversized body before reading (http.client,
+// Node's http, the SDKs' pipelines) must see the 413. Closing with unread bytes in the receive
+// buffer sends a TCP reset, which makes that client fail with EPIPE/ECONNRESET instead; so stop
+// sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
+// Over TLS the raw TCP bytes are discarded undecrypted: only their arrival matters.
+boost::asio::awaitable<void> DrainBeforeClose(boost::beast::tcp_stream& stream);
+
+// Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.
+boost::asio::awaitable<void> AnswerPlainHttp(boost::beast::tcp_stream& stream);
+
+// Charges a Content-Length body to the budget before it is read, waiting up to a second for
+// room (back-pressure: meanwhile the client's bytes wait in TCP buffers). False when it stayed
+// full.
+boost::asio::awaitable<bool> ChargeBodyOrWait(RequestParser& parser, std::uint64_t length);
+
+// The session's place in shared.connections (when tracked): the registry may ask it to close
+// while it waits for a request; the close runs on the session's own executor, and not at all
+// once the session has ended.
+class TrackedConnection {
+ public:
+  // Registers `tcp` in `connections` (nothing when null). REQUIRES: constructed and destroyed
+  // on the session's executor, and `tcp` outlives it.
+  TrackedConnection(ConnectionRegistry* connections, boost::beast::tcp_stream& tcp);
+  ~TrackedConnection();
+  TrackedConnection(const TrackedConnection&) = delete;
+  TrackedConnection& operator=(const TrackedConnection&) = delete;
+  void MarkIdle() {
+    if (registration_) registration_->MarkIdle();
+  }
+  void MarkBusy() {
+    if (registration_) registration_->MarkBusy();
+  }
+
+ private:
+  std::shared_ptr<boost::beast::tcp_stream*> stream_;  // null once the session ended
+  std::optional<ConnectionRegistry::Registration> registration_;
+};
+
+}  // namespace malachite::server

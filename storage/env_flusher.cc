@@ -1,0 +1,59 @@
+#include "storage/env_flusher.h"
+
+#include "storage/lmdb_error.h"
+
+namespace malachite::storage {
+
+EnvFlusher::EnvFlusher(MDB_env* env, std::chrono::milliseconds interval,
+                       std::function<void(const Error&)> on_error)
+    : env_(env), interval_(interval), on_error_(std::move(on_error)) {
+  MDB_envinfo info{};
+  // What is on disk at open needs no sync.
+  if (mdb_env_info(env_, &info) == 0) synced_txnid_ = info.me_last_txnid;
+  thread_ = std::thread([this] { Run(); });
+}
+
+EnvFlusher::~EnvFlusher() { Stop(); }
+
+void EnvFlusher::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  if (thread_.joinable()) thread_.join();
+  SyncIfDirty();  // the final flush of a clean shutdown
+}
+
+std::uint64_t EnvFlusher::syncs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return syncs_;
+}
+
+void EnvFlusher::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    if (cv_.wait_for(lock, interval_, [this] { return stopping_; })) return;
+    lock.unlock();
+    SyncIfDirty();
+    lock.lock();
+  }
+}
+
+void EnvFlusher::SyncIfDirty() {
+  // LMDB: mdb_env_info reads the newest meta page without a lock; a commit racing with it is
+  // simply synced next time. mdb_env_sync (force) fdatasyncs the data file, which holds the
+  // meta pages too, and may run while the writer commits.
+  MDB_envinfo info{};
+  if (mdb_env_info(env_, &info) != 0 || info.me_last_txnid == synced_txnid_) return;
+  if (int rc = mdb_env_sync(env_, 1); rc != 0) {
+    if (on_error_) on_error_(LmdbError(rc, "background sync"));
+    return;
+  }
+  synced_txnid_ = info.me_last_txnid;
+  std::lock_guard<std::mutex> lock(mu_);
+  ++syncs_;
+}
+
+}  // namespace malachite::storage

@@ -1,0 +1,94 @@
+"""Host-style URLs (spec §1.1) with azure-data-tables: http://devstoreaccount1.localhost:<port>
+addresses the account as https://<account>.table.core.windows.net does on Azure. Python does not
+resolve *.localhost by itself, so the tests map it to 127.0.0.1 for this process
+(access_support.localhost_resolves_to_loopback); Host header and signature are the host-style ones."""
+import pytest
+from azure.core.credentials import AzureNamedKeyCredential
+from azure.core.exceptions import ClientAuthenticationError, HttpResponseError, ResourceNotFoundError
+from azure.data.tables import TableClient, TableServiceClient, UpdateMode
+
+from access_support import localhost_resolves_to_loopback
+from conftest import DEV_ACCOUNT, DEV_KEY, MalachiteServer, stop_checked, unique_name, wire_error_code
+
+
+@pytest.fixture(scope="module")
+def servers():
+    on = MalachiteServer(extra_args=["--in-memory"]).start()
+    off = MalachiteServer(extra_args=["--in-memory", "--host-style", "off"]).start()
+    yield on, off
+    stop_checked(on)
+    stop_checked(off)
+
+
+@pytest.fixture(autouse=True)
+def loopback():
+    with localhost_resolves_to_loopback():
+        yield
+
+
+def host_url(server):
+    return "http://%s.localhost:%d" % (DEV_ACCOUNT, server.port)
+
+
+def connection_string(server):
+    return ("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;TableEndpoint=%s;"
+            % (DEV_ACCOUNT, DEV_KEY, host_url(server)))
+
+
+def test_a_host_style_connection_string_works_for_tables_entities_and_batches(servers):
+    server, _ = servers
+    with TableServiceClient.from_connection_string(connection_string(server),
+                                                   retry_total=0) as service:
+        name = unique_name("host")
+        table = service.create_table(name)
+        table.create_entity({"PartitionKey": "p", "RowKey": "r1", "n": 1})
+        table.submit_transaction([("create", {"PartitionKey": "p", "RowKey": "r2", "n": 2}),
+                                  ("upsert", {"PartitionKey": "p", "RowKey": "r3", "n": 3})])
+        table.update_entity({"PartitionKey": "p", "RowKey": "r1", "n": 10}, mode=UpdateMode.MERGE)
+        assert [(e["RowKey"], e["n"]) for e in table.query_entities("PartitionKey eq 'p'")] == [
+            ("r1", 10), ("r2", 2), ("r3", 3)]
+        assert name in [t.name for t in service.list_tables()]
+        table.delete_entity("p", "r3")
+        with pytest.raises(ResourceNotFoundError):
+            table.get_entity("p", "r3")
+        # The same table through path style on the same port.
+        with server.service_client() as path_style:
+            assert path_style.get_table_client(name).get_entity("p", "r1")["n"] == 10
+        service.delete_table(name)
+
+
+def test_service_properties_acl_and_the_secondary_over_host_style(servers):
+    server, _ = servers
+    credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+    # Python derives no secondary host from a custom endpoint: it is named, as on Azure for a
+    # custom domain.
+    secondary = "%s-secondary.localhost:%d" % (DEV_ACCOUNT, server.port)
+    with TableServiceClient(host_url(server), credential=credential, retry_total=0,
+                            secondary_hostname=secondary) as service:
+        assert service.get_service_properties()["analytics_logging"].version == "1.0"
+        assert service.get_service_stats()["geo_replication"]["status"] == "live"
+        name = unique_name("acl")
+        table = service.create_table(name)
+        table.set_table_access_policy({})
+        assert table.get_table_access_policy() == {}
+
+
+def test_a_wrong_key_is_refused_on_a_host_style_url(servers):
+    server, _ = servers
+    wrong = AzureNamedKeyCredential(DEV_ACCOUNT, "d3Jvbmcga2V5")
+    with TableServiceClient(host_url(server), credential=wrong, retry_total=0) as service:
+        with pytest.raises(ClientAuthenticationError) as error:
+            service.create_table(unique_name("bad"))
+        assert wire_error_code(error.value) == "AuthenticationFailed"
+
+
+def test_with_host_style_off_the_host_is_ignored(servers):
+    _, off = servers
+    credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+    with TableClient(host_url(off), "anytable", credential=credential, retry_total=0) as table:
+        with pytest.raises(HttpResponseError) as error:
+            table.create_table()
+        assert (error.value.status_code, wire_error_code(error.value)) == (400, "InvalidUri")
+    with TableServiceClient("%s/%s" % (host_url(off), DEV_ACCOUNT), credential=credential,
+                            retry_total=0) as path_style:
+        path_style.create_table(unique_name("off"))

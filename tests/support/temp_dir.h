@@ -1,0 +1,26 @@
+// A fresh directory under the system's temp dir ($TMPDIR, else /tmp), removed with everything in
+// it when the object dies.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace malachite::testing {
+
+class TempDir {
+ public:
+  // Creates <temp dir>/<prefix>-XXXXXX. Throws std::runtime_error (failing the test) when the
+  // directory cannot be created.
+  explicit TempDir(std::string_view prefix = "malachite-test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  // The directory's absolute path; lives as long as the object.
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace malachite::testing

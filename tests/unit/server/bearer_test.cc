@@ -1,0 +1,339 @@
+// Entra ID bearer tokens (spec §10.9): JWT decoding, JWKS keys and signatures, and the service's
+// checks of lifetime, audience and issuer, then roles. Tokens are minted here (test_tokens.h).
+#include "server/auth/bearer.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "common/datetime.h"
+#include "server/auth/issuer_keys.h"
+#include "server/auth/jwt.h"
+#include "tests/unit/server/test_tokens.h"
+
+namespace malachite::server {
+namespace {
+
+using testing::CompactToken;
+using testing::TestSigner;
+using testing::UnsignedToken;
+
+constexpr std::int64_t kNow = 1795000000;  // 2026-11-18T09:46:40Z
+constexpr std::string_view kTenant = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+
+DateTime AtUnix(std::int64_t seconds) {
+  return DateTime{kUnixEpochTicks + seconds * kTicksPerSecond};
+}
+
+// Claims as JSON: valid ones for devstoreaccount1, with members replaced by `changes` (raw JSON
+// values; an empty value removes the member).
+std::string Claims(const std::map<std::string, std::string>& changes = {}) {
+  std::map<std::string, std::string> members = {
+      {"aud", R"("https://storage.azure.com")"},
+      {"iss", "\"https://sts.windows.net/" + std::string(kTenant) + "/\""},
+      {"nbf", std::to_string(kNow - 60)},
+      {"exp", std::to_string(kNow + 3600)},
+      {"oid", R"("11111111-2222-3333-4444-555555555555")"},
+      {"tid", "\"" + std::string(kTenant) + "\""},
+  };
+  for (const auto& [name, value] : changes) {
+    if (value.empty()) {
+      members.erase(name);
+    } else {
+      members[name] = value;
+    }
+  }
+  std::string json = "{";
+  for (const auto& [name, value] : members) json += "\"" + name + "\":" + value + ",";
+  json.back() = '}';
+  return json;
+}
+
+OAuthConfig Config(std::string tenant = {}, std::string keys_file = {}) {
+  OAuthConfig config;
+  config.enabled = true;
+  config.tenant = std::move(tenant);
+  config.issuer_keys_file = std::move(keys_file);
+  return config;
+}
+
+// "ok <oid>" or the AuthenticationErrorDetail.
+std::string Verify(const BearerVerifier& verifier, const std::string& token,
+                   std::int64_t now = kNow, std::string_view endpoint = {}) {
+  auto identity = verifier.Verify(token, "devstoreaccount1", endpoint, AtUnix(now));
+  if (!identity) return identity.error().detail;
+  return "ok " + identity->object_id;
+}
+
+std::string Verify(const std::string& token, std::int64_t now = kNow,
+                   std::string_view endpoint = {}) {
+  return Verify(**BearerVerifier::Create(Config()), token, now, endpoint);
+}
+
+}  // namespace
+
+TEST_CASE("jwt: a token decodes into the claims the service checks", "[bearer]") {
+  auto jwt = DecodeJwt(CompactToken(
+      R"({"typ":"JWT","alg":"RS256","kid":"k1"})",
+      R"({"aud":["a","b"],"iss":"i","oid":"o","tid":"t","nbf":1.9,"exp":1795000000,"x":[{}]})",
+      "\x01\x02"));
+  REQUIRE(jwt);
+  CHECK(jwt->alg == "RS256");
+  CHECK(jwt->kid == "k1");
+  CHECK(jwt->audiences == std::vector<std::string>{"a", "b"});
+  CHECK(jwt->issuer + jwt->object_id + jwt->tenant_id == "iot");
+  CHECK(jwt->not_before == 1);
+  CHECK(jwt->expires == 1795000000);
+  CHECK(jwt->signature == "\x01\x02");
+  CHECK(jwt->signing_input.find('.') != std::string::npos);
+  // Absent claims are absent, not errors.
+  auto bare = DecodeJwt(CompactToken(R"({})", R"({})", ""));
+  REQUIRE(bare);
+  CHECK(bare->audiences.empty());
+  CHECK_FALSE(bare->expires.has_value());
+}
+
+TEST_CASE("jwt: anything but three base64url segments of JSON objects with typed claims fails",
+          "[bearer]") {
+  const std::string header = Base64UrlEncode(R"({"alg":"RS256"})");
+  const std::string claims = Base64UrlEncode(R"({"aud":"x"})");
+  for (const std::string& bad :
+       {std::string(""), std::string("abc"), header + "." + claims,
+        header + "." + claims + ".c2ln.x", header + "." + claims + ".c2l+",
+        "!!." + claims + ".c2ln", Base64UrlEncode("[1]") + "." + claims + ".c2ln",
+        header + "." + Base64UrlEncode("{\"aud\":") + ".c2ln", CompactToken(R"({"alg":1})", "{}"),
+        CompactToken("{}", R"({"aud":1})"), CompactToken("{}", R"({"aud":["x",2]})"),
+        CompactToken("{}", R"({"exp":"soon"})"), CompactToken("{}", R"({"nbf":1e300})"),
+        CompactToken("{}", R"({"oid":{}})")}) {
+    INFO(bad);
+    CHECK_FALSE(DecodeJwt(bad).has_value());
+  }
+}
+
+TEST_CASE("issuer keys: RS256 and ES256 signatures verify with their JWKS keys only", "[bearer]") {
+  const TestSigner& rsa = TestSigner::Rsa();
+  const TestSigner& ec = TestSigner::Ec();
+  auto keys = IssuerKeys::Parse(R"({"keys":[)" + rsa.Jwk("r1") + "," + ec.Jwk("e1") + "]}");
+  REQUIRE(keys);
+  CHECK(keys->size() == 2);
+  auto check = [&](const std::string& token) {
+    auto jwt = DecodeJwt(token);
+    REQUIRE(jwt);
+    return keys->Verify(jwt->alg, jwt->kid, jwt->signing_input, jwt->signature);
+  };
+  CHECK(check(rsa.Sign("r1", Claims())) == SignatureCheck::kVerified);
+  CHECK(check(ec.Sign("e1", Claims())) == SignatureCheck::kVerified);
+  // Without kid every key of the algorithm's type is tried.
+  CHECK(check(rsa.Sign("", Claims())) == SignatureCheck::kVerified);
+  CHECK(check(rsa.Sign("nope", Claims())) == SignatureCheck::kUnknownKey);
+  CHECK(check(ec.Sign("r1", Claims())) == SignatureCheck::kUnknownKey);  // r1 is an RSA key
+  // Changed claims under the old signature.
+  std::string token = rsa.Sign("r1", Claims());
+  const std::size_t dot = token.find('.');
+  const std::string forged = token.substr(0, dot + 1) +
+                             Base64UrlEncode(Claims({{"oid", R"("admin")"}})) +
+                             token.substr(token.rfind('.'));
+  CHECK(check(forged) == SignatureCheck::kInvalid);
+  std::string ec_token = ec.Sign("e1", Claims());
+  ec_token[ec_token.size() - 2] = ec_token[ec_token.size() - 2] == 'A' ? 'B' : 'A';
+  CHECK(check(ec_token) == SignatureCheck::kInvalid);
+  for (std::string_view alg : {"none", "HS256", "RS512", ""}) {
+    CHECK(keys->Verify(alg, "r1", "a.b", "sig") == SignatureCheck::kUnsupportedAlgorithm);
+  }
+  CHECK(keys->Verify("ES256", "e1", "a.b", "short") == SignatureCheck::kInvalid);
+}
+
+TEST_CASE("issuer keys: a JWKS that cannot be used stops with a one-line reason", "[bearer]") {
+  const std::string rsa = TestSigner::Rsa().Jwk("r1");
+  auto error = [](std::string_view jwks) {
+    auto keys = IssuerKeys::Parse(jwks);
+    return keys ? std::string("ok") : keys.error().message;
+  };
+  CHECK(error("[]") ==
+        R"(issuer keys: not a JSON Web Key Set (a JSON object with a "keys" array))");
+  CHECK(error(R"({"keys":[]})") == "issuer keys: the set holds no signing key");
+  CHECK(error(R"({"keys":[{"kty":"oct","k":"c2VjcmV0"}]})") ==
+        "issuer keys: unsupported kty 'oct' (expected RSA or EC)");
+  CHECK(error(R"({"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]})") ==
+        "issuer keys: an RSA key is shorter than 2048 bits");
+  CHECK(error(R"({"keys":[{"kty":"RSA","e":"AQAB"}]})") ==
+        "issuer keys: an RSA key needs base64url n and e");
+  CHECK(error(R"({"keys":[{"kty":"EC","crv":"P-384","x":"AA","y":"AA"}]})") ==
+        "issuer keys: an EC key must have crv P-256");
+  CHECK(error(R"({"keys":[{"kty":"EC","crv":"P-256","x":"AQ","y":"AQ"}]})") ==
+        "issuer keys: OpenSSL refused an EC key (not a point on P-256?)");
+  // Encryption keys are skipped; a set of only those has no signing key.
+  CHECK(error(R"({"keys":[{"kty":"oct","use":"enc"}]})") ==
+        "issuer keys: the set holds no signing key");
+  CHECK(error(R"({"keys":[{"kty":"oct","use":"enc"},)" + rsa + "]}") == "ok");
+  CHECK(IssuerKeys::Load("/nonexistent/keys.json").error().message ==
+        "cannot read issuer keys file '/nonexistent/keys.json'");
+}
+
+TEST_CASE("bearer: audience is storage.azure.com or the account's endpoint, with or without '/'",
+          "[bearer]") {
+  for (std::string aud : {R"("https://storage.azure.com")", R"("https://storage.azure.com/")",
+                          R"("https://devstoreaccount1.table.core.windows.net")",
+                          R"("HTTPS://DEVSTOREACCOUNT1.TABLE.CORE.WINDOWS.NET/")",
+                          R"(["https://other.example","https://storage.azure.com"])"}) {
+    INFO(aud);
+    CHECK(Verify(UnsignedToken(Claims({{"aud", aud}}))) ==
+          "ok 11111111-2222-3333-4444-555555555555");
+  }
+  const std::string endpoint = "https://devstoreaccount1.localhost:10002";
+  CHECK(Verify(UnsignedToken(Claims({{"aud", "\"" + endpoint + "/\""}})), kNow, endpoint)
+            .starts_with("ok"));
+  for (std::string aud :
+       {R"("https://storage.azure.com//")", R"("https://storage.azure.com/.default")",
+        R"("https://other.table.core.windows.net")", R"("https://management.azure.com")", R"([])",
+        R"("")"}) {
+    INFO(aud);
+    CHECK(Verify(UnsignedToken(Claims({{"aud", aud}}))) ==
+          "Audience validation failed. Audience did not match.");
+  }
+  CHECK(Verify(UnsignedToken(Claims({{"aud", ""}}))) ==
+        "Audience validation failed. Audience did not match.");
+  CHECK(Verify(UnsignedToken(Claims({{"aud", "\"" + endpoint + "\""}}))) ==
+        "Audience validation failed. Audience did not match.");
+}
+
+TEST_CASE("bearer: nbf and exp hold with five minutes of clock skew; exp is required", "[bearer]") {
+  const std::string token =
+      UnsignedToken(Claims({{"nbf", std::to_string(kNow)}, {"exp", std::to_string(kNow + 600)}}));
+  CHECK(Verify(token, kNow - 300).starts_with("ok"));
+  CHECK(Verify(token, kNow - 301) == "Lifetime validation failed. The token is not yet valid.");
+  CHECK(Verify(token, kNow + 600 + 300).starts_with("ok"));
+  CHECK(Verify(token, kNow + 600 + 301) == "Lifetime validation failed. The token is expired.");
+  CHECK(Verify(UnsignedToken(Claims({{"exp", ""}}))) ==
+        "Lifetime validation failed. The token is missing an Expiration Time.");
+  CHECK(Verify(UnsignedToken(Claims({{"nbf", ""}}))).starts_with("ok"));
+}
+
+TEST_CASE("bearer: the issuer is an Entra ID issuer of the configured tenant", "[bearer]") {
+  for (std::string iss : {"https://sts.windows.net/" + std::string(kTenant) + "/",
+                          "https://login.microsoftonline.com/" + std::string(kTenant) + "/v2.0",
+                          "https://login.microsoftonline.us/" + std::string(kTenant) + "/v2.0",
+                          "https://sts.chinacloudapi.cn/" + std::string(kTenant) + "/"}) {
+    INFO(iss);
+    CHECK(Verify(UnsignedToken(Claims({{"iss", "\"" + iss + "\""}}))).starts_with("ok"));
+  }
+  for (std::string iss : {std::string("https://sts.windows.net/common/"),
+                          "https://sts.windows.net/" + std::string(kTenant),
+                          "https://login.microsoftonline.com/" + std::string(kTenant) + "/",
+                          "https://evil.example/" + std::string(kTenant) + "/",
+                          std::string("https://sts.windows.net//")}) {
+    INFO(iss);
+    CHECK(Verify(UnsignedToken(Claims({{"iss", "\"" + iss + "\""}}))) ==
+          "Issuer validation failed. Issuer did not match.");
+  }
+  auto pinned = *BearerVerifier::Create(Config("00000000-0000-0000-0000-0000000000aa"));
+  CHECK(Verify(*pinned, UnsignedToken(Claims())) ==
+        "Issuer validation failed. Issuer did not match.");
+  CHECK(
+      Verify(*pinned,
+             UnsignedToken(Claims(
+                 {{"iss", R"("https://sts.windows.net/00000000-0000-0000-0000-0000000000AA/")"}})))
+          .starts_with("ok"));
+  CHECK(pinned->challenge() ==
+        "Bearer authorization_uri=https://login.microsoftonline.com/"
+        "00000000-0000-0000-0000-0000000000aa/oauth2/authorize "
+        "resource_id=https://storage.azure.com");
+  CHECK((*BearerVerifier::Create(Config()))->challenge() ==
+        "Bearer authorization_uri=https://login.microsoftonline.com/common/oauth2/authorize "
+        "resource_id=https://storage.azure.com");
+}
+
+TEST_CASE("bearer: with issuer keys the signature is checked first; without, it is not",
+          "[bearer]") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("malachite-jwks-" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    REQUIRE(file != nullptr);
+    const std::string jwks = R"({"keys":[)" + TestSigner::Rsa().Jwk("r1") + "]}";
+    std::fwrite(jwks.data(), 1, jwks.size(), file);
+    std::fclose(file);
+  }
+  auto verifying = *BearerVerifier::Create(Config({}, path));
+  std::remove(path.c_str());
+  CHECK(verifying->verifies_signatures());
+  CHECK_FALSE((*BearerVerifier::Create(Config()))->verifies_signatures());
+  const std::string good = TestSigner::Rsa().Sign("r1", Claims());
+  CHECK(Verify(*verifying, good).starts_with("ok"));
+  // A verified signature is remembered; the token's lifetime is still checked every time.
+  CHECK(Verify(*verifying, good).starts_with("ok"));
+  CHECK(Verify(*verifying, good, kNow + 7200) ==
+        "Lifetime validation failed. The token is expired.");
+  // A bad signature wins over an expired token: it is checked first.
+  CHECK(Verify(*verifying, UnsignedToken(Claims({{"exp", "1"}}))) ==
+        "Signature validation failed. No issuer key matches kid 'unverified'.");
+  CHECK(Verify(*verifying, CompactToken(R"({"alg":"none"})", Claims(), "")) ==
+        "Signature validation failed. Algorithm 'none' is not supported (RS256, ES256).");
+  std::string forged = TestSigner::Rsa().Sign("r1", Claims());
+  forged.replace(forged.find('.') + 1, forged.rfind('.') - forged.find('.') - 1,
+                 Base64UrlEncode(Claims({{"oid", R"("admin")"}})));
+  CHECK(Verify(*verifying, forged) ==
+        "Signature validation failed. The signature does not verify with the issuer key.");
+  CHECK(Verify(*verifying, "not-a-jwt") == "The bearer token is not a well-formed JWT.");
+  CHECK(BearerVerifier::Create(Config({}, "/nonexistent.json")).error().message ==
+        "cannot read issuer keys file '/nonexistent.json'");
+}
+
+TEST_CASE("bearer: a principal's roles come from its oid, else '*', else none", "[bearer]") {
+  OAuthConfig config = Config();
+  config.roles = *ParseRoleAssignments("--oauth-roles", "reader-oid=reader; *=contributor");
+  auto verifier = *BearerVerifier::Create(config);
+  auto actions = [&](std::string oid) {
+    return verifier
+        ->Verify(UnsignedToken(Claims({{"oid", oid}})), "devstoreaccount1", {}, AtUnix(kNow))
+        ->actions;
+  };
+  CHECK(actions(R"("reader-oid")") == FindBuiltInRole("reader")->actions);
+  CHECK(actions(R"("someone")") == FindBuiltInRole("contributor")->actions);
+  CHECK(actions("") == FindBuiltInRole("contributor")->actions);  // no oid: only '*' matches
+  config.roles = *ParseRoleAssignments("--oauth-roles", "reader-oid=reader");
+  verifier = *BearerVerifier::Create(config);
+  CHECK(actions(R"("someone")") == 0);
+}
+
+TEST_CASE("bearer: which built-in role may call which operation", "[bearer]") {
+  // Azure: spec §10.9 — the permissions table of "Authorize with Microsoft Entra ID" against the
+  // actions of the three roles.
+  std::string dump;
+  for (std::size_t i = 0; i < kOperationCount; ++i) {
+    const auto op = static_cast<Operation>(i);
+    if (op == Operation::kPreflight) continue;
+    dump += std::string(OperationName(op)) + ":";
+    for (const BuiltInRole& role : BuiltInRoles()) {
+      if (AuthorizeBearerOperation(role.actions, op)) dump += " " + std::string(role.short_name);
+    }
+    dump += "\n";
+  }
+  CHECK(dump ==
+        "QueryTables: reader contributor account-contributor\n"
+        "GetTable: reader contributor account-contributor\n"
+        "CreateTable: contributor account-contributor\n"
+        "DeleteTable: contributor account-contributor\n"
+        "QueryEntities: reader contributor\n"
+        "GetEntity: reader contributor\n"
+        "InsertEntity: contributor\n"
+        "UpdateEntity: contributor\n"
+        "MergeEntity: contributor\n"
+        "InsertOrReplaceEntity: contributor\n"
+        "InsertOrMergeEntity: contributor\n"
+        "DeleteEntity: contributor\n"
+        "GetTableACL: account-contributor\n"
+        "SetTableACL: account-contributor\n"
+        "GetTableServiceProperties: account-contributor\n"
+        "SetTableServiceProperties: account-contributor\n"
+        "GetTableServiceStats: account-contributor\n"
+        "EntityGroupTransaction: reader contributor account-contributor\n");
+  CHECK(AuthorizeBearerOperation(0, Operation::kGetEntity).error().code ==
+        ErrorCode::kAuthorizationPermissionMismatch);
+}
+
+}  // namespace malachite::server
