@@ -1,8 +1,8 @@
-// The design advisor: names the patterns and anti-patterns of the Table design guide
-// (/work/shared/DESIGN-GUIDE.md restates them) that the observed traffic shows, each finding with
-// its evidence (counts, keys, rates), the guide's recommendation and a link to its section.
-// Pure functions of a snapshot (usage_table.h, the throttle's partition rates): the detectors
-// run off the request path, when /-/advisor is asked.
+// The design advisor: names the patterns and anti-patterns of Azure's Table design guide (its
+// design patterns, partitioning and performance checklist pages) that the observed traffic shows,
+// each finding with its evidence (counts, keys, rates), the guide's recommendation and a link to
+// its section. Pure functions of a snapshot (usage_table.h, the throttle's partition rates): the
+// detectors run off the request path, when /-/advisor is asked.
 #pragma once
 
 #include <cstdint>
