@@ -286,11 +286,14 @@ class BeastListener final : public Listener {
   std::optional<Shared> shared_;
   // One thread for the blocking admin jobs (reset, backup): they run one at a time.
   asio::thread_pool jobs_{1};
-  // The first I/O thread's context: the acceptor, signals and its share of the connections.
-  asio::io_context ioc_{1};
-  // The other I/O threads' contexts, kept running by `work_` until shutdown.
+  // The other I/O threads' contexts, kept running by `work_` until shutdown. Declared before
+  // ioc_, so destroyed after it: the accept still pending on ioc_ at shutdown holds a socket
+  // already bound to one of these contexts (NextContext), and destroying that operation with
+  // ioc_ must find the context's socket service alive.
   std::vector<std::unique_ptr<asio::io_context>> workers_;
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  // The first I/O thread's context: the acceptor, signals and its share of the connections.
+  asio::io_context ioc_{1};
   std::size_t next_context_ = 0;  // accept loop only
   tcp::acceptor acceptor_;
 };
