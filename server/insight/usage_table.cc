@@ -28,7 +28,7 @@ TableUsage& UsageTable::Locate(std::string_view account, std::string_view table,
   }
   {
     const std::string& key = Key(account, table);
-    Shard& shard = shards_[KeyHash{}(key) % kShards];
+    Shard& shard = shards_[TransparentStringHash{}(key) % kShards];
     lock = std::unique_lock<std::mutex>(shard.mutex);
     if (TableUsage* usage = Find(shard, key, account, table)) {
       // assign() keeps the strings' capacity: no allocation once warm.
@@ -43,7 +43,7 @@ TableUsage& UsageTable::Locate(std::string_view account, std::string_view table,
   }
   // Full: the table shares its account's overflow entry (one lock at a time: no ordering).
   const std::string& other = Key(account, kOtherTables);
-  Shard& shard = shards_[KeyHash{}(other) % kShards];
+  Shard& shard = shards_[TransparentStringHash{}(other) % kShards];
   lock = std::unique_lock<std::mutex>(shard.mutex);
   return *Create(shard, other, account, kOtherTables);
 }

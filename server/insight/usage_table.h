@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/string_hash.h"
 #include "server/insight/table_usage.h"
 
 namespace malachite::server {
@@ -46,13 +47,7 @@ class UsageTable {
   std::size_t size() const;
 
  private:
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const {
-      return std::hash<std::string_view>{}(key);
-    }
-  };
-  using Map = std::unordered_map<std::string, TableUsage, KeyHash, std::equal_to<>>;
+  using Map = std::unordered_map<std::string, TableUsage, TransparentStringHash, std::equal_to<>>;
   struct alignas(64) Shard {
     mutable std::mutex mutex;
     Map map;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/string_hash.h"
 #include "server/traffic/rate_limiter.h"
 
 namespace malachite::server {
@@ -65,13 +66,8 @@ class PartitionTable {
   std::size_t size() const;
 
  private:
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const {
-      return std::hash<std::string_view>{}(key);
-    }
-  };
-  using Map = std::unordered_map<std::string, PartitionState, KeyHash, std::equal_to<>>;
+  using Map =
+      std::unordered_map<std::string, PartitionState, TransparentStringHash, std::equal_to<>>;
   struct alignas(64) Shard {
     mutable std::mutex mutex;
     Map map;
