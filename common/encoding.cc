@@ -287,6 +287,18 @@ std::size_t Utf16Length(std::string_view text) {
   return units;
 }
 
+std::optional<std::size_t> ValidUtf16Length(std::string_view text) {
+  // An ASCII prefix is valid and one unit a byte; only what follows it needs the full checks.
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (n - i >= 8 && IsAscii8(text.data() + i)) i += 8;
+  while (i < n && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  if (i == n) return n;
+  const std::string_view rest = text.substr(i);
+  if (!IsValidUtf8(rest)) return std::nullopt;
+  return i + Utf16Length(rest);
+}
+
 std::string AsciiLower(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
