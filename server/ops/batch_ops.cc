@@ -154,10 +154,12 @@ Result<void> ApplyAll(storage::WriteContext& write, BatchState& state) {
 }
 
 void RenderSuccess(const BatchState& state, Response& response) {
-  BatchResponseWriter writer(true);
+  BatchResponseWriter writer(true, state.operations.size());
   const EntityLocation where{state.base_url, state.account, state.table};
+  Response part;  // reused: its header vector keeps its capacity from one operation to the next
   for (const PlannedOperation& operation : state.operations) {
-    Response part;
+    part.headers.clear();
+    part.body.clear();
     RenderEntityWrite(operation.write, where, operation.level, part);
     // Azure: spec §7.3 — real captures show DataServiceVersion 1.0 on update/merge/delete parts.
     const bool insert = operation.write.op == Operation::kInsertEntity;

@@ -113,6 +113,7 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
     return;
   }
   const Entity& entity = write.entity;
+  response.headers.reserve(response.headers.size() + 5);
   const std::string_view applied = PreferenceAppliedValue(write.prefer);
   if (!applied.empty()) response.Set("Preference-Applied", std::string(applied));
   response.Set("ETag", FormatETag(entity.timestamp));

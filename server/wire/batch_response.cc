@@ -1,5 +1,7 @@
 #include "server/wire/batch_response.h"
 
+#include <charconv>
+
 #include "common/encoding.h"
 #include "server/wire/error_render.h"
 
@@ -47,9 +49,11 @@ std::string_view ReasonPhrase(int status) {
   }
 }
 
-BatchResponseWriter::BatchResponseWriter(bool changeset)
+BatchResponseWriter::BatchResponseWriter(bool changeset, std::size_t parts)
     : changeset_(changeset), batch_boundary_("batchresponse_" + NewGuidText()) {
-  body_.reserve(changeset ? 4096 : 1024);
+  // A part without an entity body (the common write answer) takes about 500 bytes.
+  constexpr std::size_t kPartBytes = 640;
+  body_.reserve(512 + parts * kPartBytes);
   if (changeset_) {
     part_boundary_ = "changesetresponse_" + NewGuidText();
     body_.append("--").append(batch_boundary_).append(kCrlf);
@@ -64,7 +68,9 @@ void BatchResponseWriter::BeginPart(int status, const std::optional<std::string>
   // Azure: spec §7.3 — each part is an application/http message with its own status line.
   body_.append("--").append(part_boundary_).append(kCrlf);
   body_.append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
-  body_.append("HTTP/1.1 ").append(std::to_string(status)).push_back(' ');
+  char digits[8];
+  const auto printed = std::to_chars(digits, digits + sizeof digits, status).ptr;
+  body_.append("HTTP/1.1 ").append(digits, printed).push_back(' ');
   body_.append(ReasonPhrase(status)).append(kCrlf);
   if (content_id) body_.append("Content-ID: ").append(*content_id).append(kCrlf);
   body_.append("X-Content-Type-Options: nosniff\r\n");

@@ -19,8 +19,9 @@ class BatchResponseWriter {
  public:
   // `changeset`: the parts answer a changeset (false only for the lone GET of spec §7.1).
   // Boundaries are fresh GUIDs, "batchresponse_<guid>" and "changesetresponse_<guid>" (the JS
-  // SDK splits on the literal "--changesetresponse_").
-  explicit BatchResponseWriter(bool changeset);
+  // SDK splits on the literal "--changesetresponse_"). `parts`: how many parts will follow, to
+  // size the body once.
+  explicit BatchResponseWriter(bool changeset, std::size_t parts = 1);
 
   // Appends the part answering one operation: "HTTP/1.1 <status> <reason>", Content-ID (when
   // given), X-Content-Type-Options, Cache-Control, the headers of `part` in order,
