@@ -41,7 +41,7 @@ Result<std::optional<Entity>> TxnWriteContext::GetEntity(const TableInfo& table,
   return std::optional<Entity>(std::move(*entity));
 }
 
-Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
+Result<void> TxnWriteContext::EncodeForWrite(const TableInfo& table, const Entity& entity) {
   auto live = core_.catalog.FindId(txn_, table.account, table.name, &key_buf_);
   if (!live) return tl::unexpected<Error>(live.error());
   if (*live != table.id) return Fail(ErrorCode::kTableNotFound);
@@ -49,8 +49,25 @@ Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& en
   AppendEntityKey(&key_buf_, table.id, entity.partition_key, entity.row_key);
   record_buf_.clear();
   EncodeEntityRecord(entity, &record_buf_);
+  return {};
+}
+
+Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
+  if (auto ok = EncodeForWrite(table, entity); !ok) return ok;
   bytes_written_ += key_buf_.size() + record_buf_.size();
   return core_.entities.Put(txn_, key_buf_, record_buf_);
+}
+
+Result<bool> TxnWriteContext::InsertEntity(const TableInfo& table, Entity& entity) {
+  // The record holds the Timestamp, so it is chosen before the write and handed out after it.
+  const DateTime timestamp = timestamps_.Peek();
+  entity.timestamp = timestamp;
+  if (auto ok = EncodeForWrite(table, entity); !ok) return tl::unexpected(ok.error());
+  auto inserted = core_.entities.Insert(txn_, key_buf_, record_buf_);
+  if (!inserted || !*inserted) return inserted;
+  timestamps_.Take(timestamp);
+  bytes_written_ += key_buf_.size() + record_buf_.size();
+  return true;
 }
 
 Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_view pk,

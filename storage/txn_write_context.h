@@ -38,6 +38,8 @@ class TxnWriteContext final : public WriteContext {
   // Errors: kTableNotFound when `table` was deleted since it was looked up (nothing is written:
   // entities under a dead id would never be reclaimed).
   Result<void> PutEntity(const TableInfo& table, const Entity& entity) override;
+  // Errors: as PutEntity.
+  Result<bool> InsertEntity(const TableInfo& table, Entity& entity) override;
   Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
                             std::string_view rk) override;
   Result<void> SetTableAcl(const TableInfo& table, std::string_view record) override;
@@ -45,6 +47,10 @@ class TxnWriteContext final : public WriteContext {
   Result<void> SetServiceProperties(std::string_view account, std::string_view record) override;
 
  private:
+  // Checks that `table` is still the live table of its name and encodes the entity's key and
+  // record into key_buf_ and record_buf_. Errors: kTableNotFound, storage errors.
+  Result<void> EncodeForWrite(const TableInfo& table, const Entity& entity);
+
   const StoreCore& core_;
   TimestampSource& timestamps_;
   MDB_txn* txn_ = nullptr;
