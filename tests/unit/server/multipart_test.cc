@@ -168,6 +168,38 @@ TEST_CASE("multipart: a boundary that prefixes another delimiter-like line does 
   CHECK(parts->front().Find("x") == std::optional<std::string_view>("1"));
 }
 
+TEST_CASE("multipart: delimiters count only at line starts, after CRLF or LF, with padding",
+          "[server]") {
+  // A preamble (also one naming the boundary mid-line), a boundary inside a line of a part, a
+  // delimiter with transport padding, LF and CRLF lines mixed, no line end after the close.
+  const std::string body =
+      "preamble --b\n"
+      "--b\r\n"
+      "A: 1\r\n"
+      "\r\n"
+      "x --b y\n"
+      "--b \t\r\n"
+      "B: 2\n"
+      "\n"
+      "--b-- epilogue --b\n";
+  auto parts = SplitMultipart(body, "b", 10);
+  REQUIRE(parts);
+  REQUIRE(parts->size() == 2);
+  CHECK(parts->at(0).Find("a") == std::optional<std::string_view>("1"));
+  CHECK(parts->at(0).content == "x --b y");
+  CHECK(parts->at(1).Find("B") == std::optional<std::string_view>("2"));
+  CHECK(parts->at(1).content.empty());
+  // The first delimiter may open the body; the close delimiter may end it without a line end.
+  auto bare = SplitMultipart("--b\n\nbody\n--b--", "b", 10);
+  REQUIRE(bare);
+  REQUIRE(bare->size() == 1);
+  CHECK(bare->front().content == "body");
+  // A delimiter that only starts mid-line is no delimiter at all.
+  auto none = SplitMultipart("x--b\n\nbody\nx--b--", "b", 10);
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code == ErrorCode::kInvalidInput);
+}
+
 TEST_CASE("multipart: boundary parameter forms", "[server]") {
   CHECK(MultipartBoundary("multipart/mixed; boundary=batch_1").value() == "batch_1");
   CHECK(MultipartBoundary("multipart/mixed;charset=\"utf-8\";boundary=changeset_9").value() ==
