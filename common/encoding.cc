@@ -310,10 +310,12 @@ std::string AsciiLower(std::string_view text) {
 bool AsciiIEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
+    const char x = a[i], y = b[i];
+    if (x == y) continue;
+    // Different bytes are equal only as the two cases of one ASCII letter: they differ in the
+    // 0x20 bit alone and are a letter with it set.
+    const auto lower = static_cast<unsigned char>(x | 0x20);
+    if (lower != static_cast<unsigned char>(y | 0x20) || lower < 'a' || lower > 'z') return false;
   }
   return true;
 }

@@ -60,6 +60,15 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
   return NameChar::kLetter;
 }
 
+// An ASCII C# identifier: `_` or a letter, then letters, digits and `_` (spec §9.3).
+bool IsAsciiIdentifier(std::string_view name) {
+  if (!IsAsciiLetter(name.front()) && name.front() != '_') return false;
+  for (char c : name) {
+    if (!IsAsciiLetter(c) && !IsAsciiDigit(c) && c != '_') return false;
+  }
+  return true;
+}
+
 bool IsForbiddenKeyByte(unsigned char b) {
   // Azure: spec §9.2 — / \ # ? and U+0000-U+001F, U+007F.
   return b == '/' || b == '\\' || b == '#' || b == '?' || b < 0x20 || b == 0x7f;
@@ -151,6 +160,10 @@ Result<void> ValidateKey(std::string_view which, std::string_view value) {
 }
 
 Result<void> ValidatePropertyName(std::string_view name) {
+  // The common name is ASCII: valid UTF-8, one UTF-16 unit a byte, checked in one pass.
+  if (!name.empty() && name.size() <= limits::kPropertyNameMax && IsAsciiIdentifier(name)) {
+    return {};
+  }
   const std::optional<std::size_t> units = ValidUtf16Length(name);
   if (!units) return Fail(ErrorCode::kPropertyNameInvalid);
   if (*units > limits::kPropertyNameMax) return Fail(ErrorCode::kPropertyNameTooLong);

@@ -148,6 +148,15 @@ TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {
   CHECK(AsciiIEquals("Tables", "tABLES"));
   CHECK_FALSE(AsciiIEquals("Tables", "Table"));
   CHECK_FALSE(AsciiIEquals("a[", "A{"));
+  // Bytes one 0x20 bit apart that are not letters: '@' '`', '[' '{', '0' '\x10', UTF-8 bytes.
+  CHECK_FALSE(AsciiIEquals("@", "`"));
+  CHECK_FALSE(AsciiIEquals("[", "{"));
+  CHECK_FALSE(AsciiIEquals("0", "\x10"));
+  CHECK_FALSE(AsciiIEquals("\xc3\x89", "\xc3\xa9"));
+  CHECK(AsciiIEquals("\xc3\x89", "\xc3\x89"));
+  CHECK(AsciiIEquals("", ""));
+  CHECK(AsciiIEquals("Content-ID", "content-id"));
+  CHECK_FALSE(AsciiIEquals("Content-ID", "content_id"));
 }
 
 }  // namespace
