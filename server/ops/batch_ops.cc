@@ -91,8 +91,10 @@ Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {
   return AuthorizeBearerOperation(*ctx.rbac, op);
 }
 
-// Routes and decodes one changeset operation as its single-request form would be.
-Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation& operation) {
+// Routes and decodes one changeset operation as its single-request form would be; `version`
+// is the batch's (BatchVersion).
+Result<PlannedOperation> PlanOperation(const RequestContext& ctx, std::string_view version,
+                                       BatchOperation& operation) {
   auto route = RoutePart(ctx, operation.request);
   if (!route) return tl::unexpected(route.error());
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
@@ -103,7 +105,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
   if (!IsEntityWrite(route->op)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operation not allowed in a changeset");
   }
-  auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
+  auto level = NegotiateMetadata(operation.request, *route, version);
   if (!level) return tl::unexpected(level.error());
   if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
   auto write = DecodeEntityWrite(operation.request, *route);
@@ -122,7 +124,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
 // Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once.
 Result<void> CheckBatchRules(const PlannedOperation& first, const PlannedOperation& next,
                              const std::unordered_set<std::string_view>& row_keys) {
-  if (!AsciiIEquals(first.table, next.table)) {
+  if (first.table != next.table && !AsciiIEquals(first.table, next.table)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
   }
   if (first.write.entity.partition_key != next.write.entity.partition_key) {
@@ -241,9 +243,11 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   // Reserved up front: `row_keys` views the keys of the planned operations in place.
   state->operations.reserve(operations.size());
   std::unordered_set<std::string_view> row_keys;
+  row_keys.reserve(operations.size());
+  const std::string_view version = BatchVersion(ctx.request);
   for (std::size_t i = 0; i < operations.size(); ++i) {
     std::optional<std::string> content_id = operations[i].content_id;
-    auto planned = PlanOperation(ctx, operations[i]);
+    auto planned = PlanOperation(ctx, version, operations[i]);
     if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
     if (i > 0) {
       if (auto ok = CheckBatchRules(state->operations.front(), *planned, row_keys); !ok) {
