@@ -155,17 +155,35 @@ Result<void> ApplyAll(storage::WriteContext& write, BatchState& state) {
   return {};
 }
 
+// One operation's answer written straight into the multipart body: no Response in between.
+class PartAnswer final : public WriteAnswer {
+ public:
+  PartAnswer(BatchResponseWriter& writer, const std::optional<std::string>& content_id,
+             std::string& body)
+      : writer_(writer), content_id_(content_id), body_(body) {}
+  void Status(int status) override { writer_.OpenPart(status, content_id_); }
+  void Header(std::string_view name, std::string_view value) override {
+    writer_.PartHeader(name, value);
+  }
+  std::string& Body() override { return body_; }
+
+ private:
+  BatchResponseWriter& writer_;
+  const std::optional<std::string>& content_id_;
+  std::string& body_;
+};
+
 void RenderSuccess(const BatchState& state, Response& response) {
   BatchResponseWriter writer(true, state.operations.size());
   const EntityLocation where{state.base_url, state.account, state.table};
-  Response part;  // reused: its header vector keeps its capacity from one operation to the next
+  std::string body;  // an operation's entity JSON, reused
   for (const PlannedOperation& operation : state.operations) {
-    part.headers.clear();
-    part.body.clear();
-    RenderEntityWrite(operation.write, where, operation.level, part);
+    body.clear();
+    PartAnswer answer(writer, operation.content_id, body);
+    RenderEntityWrite(operation.write, where, operation.level, answer);
     // Azure: spec §7.3 — real captures show DataServiceVersion 1.0 on update/merge/delete parts.
     const bool insert = operation.write.op == Operation::kInsertEntity;
-    writer.AddPart(part, operation.content_id, insert ? "3.0;" : "1.0;");
+    writer.ClosePart(insert ? "3.0;" : "1.0;", body);
   }
   writer.Finish(response);
 }

@@ -79,15 +79,25 @@ void BatchResponseWriter::BeginPart(int status, const std::optional<std::string>
 void BatchResponseWriter::AddPart(const Response& part,
                                   const std::optional<std::string>& content_id,
                                   std::string_view data_service_version) {
-  BeginPart(part.status, content_id);
+  OpenPart(part.status, content_id);
+  for (const Header& header : part.headers) PartHeader(header.name, header.value);
+  ClosePart(data_service_version, part.body);
+}
+
+void BatchResponseWriter::OpenPart(int status, const std::optional<std::string>& content_id) {
+  BeginPart(status, content_id);
   body_.append("Cache-Control: no-cache\r\n");
-  for (const Header& header : part.headers) {
-    body_.append(header.name).append(": ").append(header.value).append(kCrlf);
-  }
+}
+
+void BatchResponseWriter::PartHeader(std::string_view name, std::string_view value) {
+  body_.append(name).append(": ").append(value).append(kCrlf);
+}
+
+void BatchResponseWriter::ClosePart(std::string_view data_service_version, std::string_view body) {
   body_.append("DataServiceVersion: ").append(data_service_version).append(kCrlf);
   // Azure: spec §7.3 — blank line after the headers, the body, then the CRLF that belongs to
   // the next delimiter (real captures show "ETag: ...\r\n\r\n\r\n--changesetresponse_").
-  body_.append(kCrlf).append(part.body).append(kCrlf);
+  body_.append(kCrlf).append(body).append(kCrlf);
 }
 
 void BatchResponseWriter::AddError(const Error& error, std::optional<std::size_t> index,

@@ -29,6 +29,12 @@ class BatchResponseWriter {
   void AddPart(const Response& part, const std::optional<std::string>& content_id,
                std::string_view data_service_version);
 
+  // The same part written piece by piece, without a Response: OpenPart (status line through
+  // Cache-Control), PartHeader per header, ClosePart (DataServiceVersion, blank line, body).
+  void OpenPart(int status, const std::optional<std::string>& content_id);
+  void PartHeader(std::string_view name, std::string_view value);
+  void ClosePart(std::string_view data_service_version, std::string_view body);
+
   // Appends the part answering a failed operation (spec §7.4): the error's status and
   // odata.error JSON (minimal metadata, compact) whose message is "<index>:" + the user message
   // (no prefix when `index` is nullopt) + "\nRequestId:<id>\nTime:<now>".
