@@ -118,9 +118,10 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   const std::string_view applied = PreferenceAppliedValue(write.prefer);
   if (!applied.empty()) answer.Header("Preference-Applied", applied);
   answer.Header("ETag", etag);
-  std::string location(where.base_url);
-  location.push_back('/');
-  location.append(EntityPath(where.table, entity.partition_key, entity.row_key));
+  const std::string path = EntityPath(where.table, entity.partition_key, entity.row_key);
+  std::string location;
+  location.reserve(where.base_url.size() + 1 + path.size());
+  location.append(where.base_url).append(1, '/').append(path);
   answer.Header("Location", location);
   if (write.prefer == PreferReturn::kNoContent) {
     answer.Header("DataServiceId", location);
