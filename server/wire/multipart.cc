@@ -115,21 +115,26 @@ Result<std::string_view> ChangesetBoundaryOrEmpty(const MultipartPart& part) {
   return MultipartBoundary(*type);
 }
 
-// A part that must carry an HTTP request: application/http (or no Content-Type at all).
-Result<BatchOperation> ParseOperationPart(const MultipartPart& part) {
+// A part that must carry an HTTP request: application/http (or no Content-Type at all),
+// decoded into `out` (reusing its strings).
+Result<void> ParseOperationPart(const MultipartPart& part, BatchOperation& out) {
   if (const auto type = part.Find("Content-Type");
       type && !StartsWithIgnoreCase(Trim(*type), "application/http")) {
     return Malformed("batch part is not application/http");
   }
-  auto request = ParseEmbeddedRequest(part.content);
-  if (!request) return tl::unexpected(request.error());
+  if (auto ok = ParseEmbeddedRequest(part.content, out.request); !ok) return ok;
   // Content-ID sits in the part headers (Python, docs) or, from the legacy node SDK, among the
   // embedded request's headers (spec §7.2); either is echoed.
   auto id = part.Find("Content-ID");
-  if (!id) id = request->Find("Content-ID");
-  std::optional<std::string> content_id;
-  if (id) content_id = std::string(*id);
-  return BatchOperation{std::move(*request), std::move(content_id)};
+  if (!id) id = out.request.Find("Content-ID");
+  if (!id) {
+    out.content_id.reset();
+  } else if (out.content_id) {
+    out.content_id->assign(*id);
+  } else {
+    out.content_id.emplace(*id);
+  }
+  return {};
 }
 
 }  // namespace
@@ -195,6 +200,12 @@ Result<std::vector<MultipartPart>> SplitMultipart(std::string_view body, std::st
 }
 
 Result<Request> ParseEmbeddedRequest(std::string_view content) {
+  Request request;
+  if (auto ok = ParseEmbeddedRequest(content, request); !ok) return tl::unexpected(ok.error());
+  return request;
+}
+
+Result<void> ParseEmbeddedRequest(std::string_view content, Request& out) {
   std::string_view rest = content;
   std::string_view line;
   do {
@@ -217,24 +228,37 @@ Result<Request> ParseEmbeddedRequest(std::string_view content) {
   for (char c : method) {
     if (c < 'A' || c > 'Z') return Malformed("malformed method in a batch part");
   }
-  Request request;
+  out.method.assign(method);
+  out.target.assign(target);
+  out.remote_address.clear();
+  out.secure = false;
   // SDK parts carry 3 to 6 headers: one allocation instead of a growth step per header.
-  request.headers.reserve(8);
-  request.method = std::string(method);
-  request.target = std::string(target);
+  out.headers.reserve(8);
+  std::size_t count = 0;
   while (NextLine(rest, line) && !IsBlank(line)) {
     if (IsSpace(line.front())) continue;  // obsolete folding
     const std::size_t colon = line.find(':');
     const std::string_view name =
         colon == std::string_view::npos ? "" : Trim(line.substr(0, colon));
     if (name.empty()) return Malformed("request header without a name in a batch part");
-    request.headers.push_back({std::string(name), std::string(Trim(line.substr(colon + 1)))});
+    if (count == out.headers.size()) out.headers.emplace_back();
+    Header& header = out.headers[count++];
+    header.name.assign(name);
+    header.value.assign(Trim(line.substr(colon + 1)));
   }
-  request.body = std::string(Trim(rest));
-  return request;
+  out.headers.resize(count);
+  out.body.assign(Trim(rest));
+  return {};
 }
 
 Result<BatchBody> ParseBatchBody(std::string_view content_type, std::string_view body) {
+  BatchBody batch;
+  if (auto ok = ParseBatchBody(content_type, body, batch); !ok) return tl::unexpected(ok.error());
+  return batch;
+}
+
+Result<void> ParseBatchBody(std::string_view content_type, std::string_view body,
+                            BatchBody& batch) {
   auto boundary = MultipartBoundary(content_type);
   if (!boundary) return tl::unexpected(boundary.error());
   bool extra = false;
@@ -245,24 +269,22 @@ Result<BatchBody> ParseBatchBody(std::string_view content_type, std::string_view
   const MultipartPart& outer = parts->front();
   auto changeset_boundary = ChangesetBoundaryOrEmpty(outer);
   if (!changeset_boundary) return tl::unexpected(changeset_boundary.error());
-  BatchBody batch;
+  batch.too_many_operations = false;
   if (changeset_boundary->empty()) {
-    auto operation = ParseOperationPart(outer);
-    if (!operation) return tl::unexpected(operation.error());
-    batch.operations.push_back(std::move(*operation));
-    return batch;
+    batch.changeset = false;
+    batch.operations.resize(1);
+    return ParseOperationPart(outer, batch.operations.front());
   }
   batch.changeset = true;
   auto inner = SplitMultipart(outer.content, *changeset_boundary, kMaxBatchOperations,
                               &batch.too_many_operations);
   if (!inner) return tl::unexpected(inner.error());
-  batch.operations.reserve(inner->size());
-  for (const MultipartPart& part : *inner) {
-    auto operation = ParseOperationPart(part);
-    if (!operation) return tl::unexpected(operation.error());
-    batch.operations.push_back(std::move(*operation));
+  // Existing operations are overwritten in place: their strings keep their capacity.
+  batch.operations.resize(inner->size());
+  for (std::size_t i = 0; i < inner->size(); ++i) {
+    if (auto ok = ParseOperationPart((*inner)[i], batch.operations[i]); !ok) return ok;
   }
-  return batch;
+  return {};
 }
 
 }  // namespace malachite::server
