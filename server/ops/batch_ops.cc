@@ -267,8 +267,8 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   }
   BatchBodyLease lease(ctx.request.body.size());
   BatchBody& body = lease.get();
-  if (auto ok = ParseBatchBody(ctx.request.Find("Content-Type").value_or(""), ctx.request.body,
-                               body);
+  if (auto ok =
+          ParseBatchBody(ctx.request.Find("Content-Type").value_or(""), ctx.request.body, body);
       !ok) {
     return tl::unexpected(ok.error());
   }

@@ -48,8 +48,8 @@ struct ParserState {
 ParserState& ThreadParser() {
   thread_local std::unique_ptr<ParserState> state;
   if (!state || state->parser.capacity() > kKeepParserCapacity ||
-      state->members.capacity() > kKeepMembers ||
-      state->annotations.capacity() > kKeepMembers || state->names.capacity() > kKeepMembers) {
+      state->members.capacity() > kKeepMembers || state->annotations.capacity() > kKeepMembers ||
+      state->names.capacity() > kKeepMembers) {
     state = std::make_unique<ParserState>();
   }
   return *state;

@@ -58,8 +58,7 @@ class DelimiterFinder {
   // The first delimiter line at or after `from`: "--boundary" at the start of a line, followed
   // by "--" (close) or by optional padding and the line end.
   Delimiter Next(std::string_view body, std::size_t from) const {
-    for (std::size_t at = Find(body, from); at != std::string_view::npos;
-         at = Find(body, at + 1)) {
+    for (std::size_t at = Find(body, from); at != std::string_view::npos; at = Find(body, at + 1)) {
       std::size_t pos = at + dash_boundary_.size();
       if (body.substr(pos, 2) == "--") {
         const std::size_t lf = body.find('\n', pos);

@@ -140,7 +140,7 @@ TEST_CASE("encoding: ValidUtf16Length counts valid UTF-8 and refuses the rest", 
   CHECK_FALSE(ValidUtf16Length("0123456789abcdef\xc3").has_value());
   CHECK_FALSE(ValidUtf16Length("\xff").has_value());
   CHECK_FALSE(ValidUtf16Length("abc\xed\xa0\x80").has_value());  // a surrogate
-  CHECK_FALSE(ValidUtf16Length("ab\xc0\xaf").has_value());        // an overlong '/'
+  CHECK_FALSE(ValidUtf16Length("ab\xc0\xaf").has_value());       // an overlong '/'
 }
 
 TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {
