@@ -287,6 +287,18 @@ std::size_t Utf16Length(std::string_view text) {
   return units;
 }
 
+std::optional<std::size_t> ValidUtf16Length(std::string_view text) {
+  // An ASCII prefix is valid and one unit a byte; only what follows it needs the full checks.
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (n - i >= 8 && IsAscii8(text.data() + i)) i += 8;
+  while (i < n && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  if (i == n) return n;
+  const std::string_view rest = text.substr(i);
+  if (!IsValidUtf8(rest)) return std::nullopt;
+  return i + Utf16Length(rest);
+}
+
 std::string AsciiLower(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
@@ -298,10 +310,12 @@ std::string AsciiLower(std::string_view text) {
 bool AsciiIEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
+    const char x = a[i], y = b[i];
+    if (x == y) continue;
+    // Different bytes are equal only as the two cases of one ASCII letter: they differ in the
+    // 0x20 bit alone and are a letter with it set.
+    const auto lower = static_cast<unsigned char>(x | 0x20);
+    if (lower != static_cast<unsigned char>(y | 0x20) || lower < 'a' || lower > 'z') return false;
   }
   return true;
 }

@@ -41,6 +41,9 @@ bool IsValidUtf8(std::string_view text);
 std::string ToValidUtf8(std::string_view text);
 // Number of UTF-16 code units `text` needs. REQUIRES: IsValidUtf8(text).
 std::size_t Utf16Length(std::string_view text);
+// Utf16Length(text) when IsValidUtf8(text), else nullopt: both answers from one pass over an
+// ASCII text.
+std::optional<std::size_t> ValidUtf16Length(std::string_view text);
 
 // `text` without leading and trailing ASCII whitespace (space, \t, \n, \v, \f, \r). The view
 // points into `text`.

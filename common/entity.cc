@@ -19,15 +19,13 @@ Property* Entity::Find(std::string_view name) {
 }
 
 std::string FormatETag(DateTime timestamp) {
-  std::string text = FormatIso8601(timestamp);
   std::string etag = "W/\"datetime'";
-  etag.reserve(text.size() + 24);
-  for (char c : text) {
-    if (c == ':') {
-      etag += "%3A";
-    } else {
-      etag += c;
-    }
+  etag.reserve(48);
+  const std::size_t start = etag.size();
+  AppendIso8601(etag, timestamp);
+  // Azure: spec §3 — ':' percent-encoded; the ISO text has exactly two.
+  for (std::size_t i = start; i < etag.size(); ++i) {
+    if (etag[i] == ':') etag.replace(i, 1, "%3A");
   }
   etag += "'\"";
   return etag;

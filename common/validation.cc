@@ -60,6 +60,15 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
   return NameChar::kLetter;
 }
 
+// An ASCII C# identifier: `_` or a letter, then letters, digits and `_` (spec §9.3).
+bool IsAsciiIdentifier(std::string_view name) {
+  if (!IsAsciiLetter(name.front()) && name.front() != '_') return false;
+  for (char c : name) {
+    if (!IsAsciiLetter(c) && !IsAsciiDigit(c) && c != '_') return false;
+  }
+  return true;
+}
+
 bool IsForbiddenKeyByte(unsigned char b) {
   // Azure: spec §9.2 — / \ # ? and U+0000-U+001F, U+007F.
   return b == '/' || b == '\\' || b == '#' || b == '?' || b < 0x20 || b == 0x7f;
@@ -91,18 +100,42 @@ std::size_t PropertyBytes(std::string_view name, std::size_t value_bytes) {
   return 4 + 2 * Utf16Length(name) + value_bytes;
 }
 
-Result<void> ValidateValue(const EdmValue& value) {
-  // Azure: spec §9.3 — strings up to 64 KiB as UTF-16, binary up to 64 KiB.
+// Azure: spec §9.3 — strings valid UTF-8 up to 64 KiB as UTF-16, binary up to 64 KiB. Returns
+// the value's size (ValueBytes), a string's UTF-16 length taken from the same pass.
+Result<std::size_t> CheckValue(const EdmValue& value) {
   if (value.type == EdmType::kString) {
-    if (!IsValidUtf8(value.bytes)) return Fail(ErrorCode::kInvalidInput);
-    if (2 * Utf16Length(value.bytes) > limits::kPropertyValueMaxBytes) {
-      return Fail(ErrorCode::kPropertyValueTooLarge);
-    }
-  } else if (value.type == EdmType::kBinary &&
-             value.bytes.size() > limits::kPropertyValueMaxBytes) {
+    const std::optional<std::size_t> units = ValidUtf16Length(value.bytes);
+    if (!units) return Fail(ErrorCode::kInvalidInput);
+    if (2 * *units > limits::kPropertyValueMaxBytes) return Fail(ErrorCode::kPropertyValueTooLarge);
+    return 2 * *units;
+  }
+  if (value.type == EdmType::kBinary && value.bytes.size() > limits::kPropertyValueMaxBytes) {
     return Fail(ErrorCode::kPropertyValueTooLarge);
   }
-  return {};
+  return ValueBytes(value);
+}
+
+// ValidateKey's checks; the key's UTF-16 length when they pass.
+Result<std::size_t> CheckKey(std::string_view which, std::string_view value) {
+  const std::optional<std::size_t> units = ValidUtf16Length(value);
+  if (!units) return Fail(ErrorCode::kInvalidInput);
+  if (*units > limits::kKeyMaxUtf16) {
+    std::string message = "The '";
+    message += which;
+    message +=
+        "' property exceeds the maximum allowed key size (2KB). It is a UTF-16 encoded string "
+        "and the maximum number of characters should be 1K or less.";
+    return Fail(ErrorCode::kKeyValueTooLarge, std::move(message));
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto b = static_cast<unsigned char>(value[i]);
+    // U+0080-U+009F are encoded C2 80..C2 9F.
+    const bool c1_control =
+        b == 0xc2 && i + 1 < value.size() && static_cast<unsigned char>(value[i + 1]) <= 0x9f;
+    // Emulator: the service raises ArgumentOutOfRange for these (spec §9.2, rec.).
+    if (IsForbiddenKeyByte(b) || c1_control) return Fail(ErrorCode::kOutOfRangeInput);
+  }
+  return *units;
 }
 
 }  // namespace
@@ -122,29 +155,18 @@ Result<void> ValidateTableName(std::string_view name) {
 }
 
 Result<void> ValidateKey(std::string_view which, std::string_view value) {
-  if (!IsValidUtf8(value)) return Fail(ErrorCode::kInvalidInput);
-  if (Utf16Length(value) > limits::kKeyMaxUtf16) {
-    std::string message = "The '";
-    message += which;
-    message +=
-        "' property exceeds the maximum allowed key size (2KB). It is a UTF-16 encoded string "
-        "and the maximum number of characters should be 1K or less.";
-    return Fail(ErrorCode::kKeyValueTooLarge, std::move(message));
-  }
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const auto b = static_cast<unsigned char>(value[i]);
-    // U+0080-U+009F are encoded C2 80..C2 9F.
-    const bool c1_control =
-        b == 0xc2 && i + 1 < value.size() && static_cast<unsigned char>(value[i + 1]) <= 0x9f;
-    // Emulator: the service raises ArgumentOutOfRange for these (spec §9.2, rec.).
-    if (IsForbiddenKeyByte(b) || c1_control) return Fail(ErrorCode::kOutOfRangeInput);
-  }
+  if (auto units = CheckKey(which, value); !units) return tl::unexpected(std::move(units.error()));
   return {};
 }
 
 Result<void> ValidatePropertyName(std::string_view name) {
-  if (!IsValidUtf8(name)) return Fail(ErrorCode::kPropertyNameInvalid);
-  if (Utf16Length(name) > limits::kPropertyNameMax) return Fail(ErrorCode::kPropertyNameTooLong);
+  // The common name is ASCII: valid UTF-8, one UTF-16 unit a byte, checked in one pass.
+  if (!name.empty() && name.size() <= limits::kPropertyNameMax && IsAsciiIdentifier(name)) {
+    return {};
+  }
+  const std::optional<std::size_t> units = ValidUtf16Length(name);
+  if (!units) return Fail(ErrorCode::kPropertyNameInvalid);
+  if (*units > limits::kPropertyNameMax) return Fail(ErrorCode::kPropertyNameTooLong);
   if (name.empty()) return Fail(ErrorCode::kPropertyNameInvalid);
   // Azure: spec §9.3 — a C# identifier: first `_` or a letter, then letters, digits, marks, `_`.
   std::size_t pos = 0;
@@ -168,8 +190,10 @@ Result<void> ValidatePropertyName(std::string_view name) {
 Result<void> ValidateEntity(const Entity& entity) {
   // Emulator: the service's check order is not documented; this one is plausible: keys,
   // property count, names, values, total size.
-  if (auto r = ValidateKey("PartitionKey", entity.partition_key); !r) return r;
-  if (auto r = ValidateKey("RowKey", entity.row_key); !r) return r;
+  const Result<std::size_t> pk_units = CheckKey("PartitionKey", entity.partition_key);
+  if (!pk_units) return tl::unexpected(pk_units.error());
+  const Result<std::size_t> rk_units = CheckKey("RowKey", entity.row_key);
+  if (!rk_units) return tl::unexpected(rk_units.error());
   if (entity.properties.size() > limits::kMaxCustomProperties) {
     return Fail(ErrorCode::kTooManyProperties);
   }
@@ -177,12 +201,12 @@ Result<void> ValidateEntity(const Entity& entity) {
     if (auto r = ValidatePropertyName(p.name); !r) return r;
   }
   // The system properties count towards the 1 MiB like any other property.
-  std::size_t size = PropertyBytes("PartitionKey", 2 * Utf16Length(entity.partition_key)) +
-                     PropertyBytes("RowKey", 2 * Utf16Length(entity.row_key)) +
-                     PropertyBytes("Timestamp", 8);
+  std::size_t size = PropertyBytes("PartitionKey", 2 * *pk_units) +
+                     PropertyBytes("RowKey", 2 * *rk_units) + PropertyBytes("Timestamp", 8);
   for (const Property& p : entity.properties) {
-    if (auto r = ValidateValue(p.value); !r) return r;
-    size += PropertyBytes(p.name, ValueBytes(p.value));
+    const Result<std::size_t> value_bytes = CheckValue(p.value);
+    if (!value_bytes) return tl::unexpected(value_bytes.error());
+    size += PropertyBytes(p.name, *value_bytes);
   }
   if (size > limits::kEntityMaxBytes) return Fail(ErrorCode::kEntityTooLarge);
   return {};

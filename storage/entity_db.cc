@@ -34,6 +34,16 @@ Result<void> EntityDb::Put(MDB_txn* txn, std::string_view key, std::string_view 
   return LmdbPut(txn, dbi_, bucket_key, bucket, "put entity");
 }
 
+Result<bool> EntityDb::Insert(MDB_txn* txn, std::string_view key, std::string_view record) const {
+  if (!IsLongKey(key)) return LmdbInsert(txn, dbi_, key, record, "insert entity");
+  // A long key shares its LMDB record with its bucket: look inside before writing.
+  auto old = Get(txn, key);
+  if (!old) return tl::unexpected<Error>(old.error());
+  if (*old) return false;
+  if (auto ok = Put(txn, key, record); !ok) return tl::unexpected<Error>(ok.error());
+  return true;
+}
+
 Result<bool> EntityDb::Delete(MDB_txn* txn, std::string_view key) const {
   std::string_view lmdb_key = key.substr(0, kBucketKeyBytes);
   if (!IsLongKey(key)) return LmdbDel(txn, dbi_, lmdb_key, "delete entity");

@@ -27,6 +27,8 @@ class EntityDb {
   Result<std::optional<std::string_view>> Get(MDB_txn* txn, std::string_view key) const;
   // Inserts or replaces.
   Result<void> Put(MDB_txn* txn, std::string_view key, std::string_view record) const;
+  // Inserts unless a record is stored under `key`; false (nothing written) when one is.
+  Result<bool> Insert(MDB_txn* txn, std::string_view key, std::string_view record) const;
   // False when absent.
   Result<bool> Delete(MDB_txn* txn, std::string_view key) const;
 

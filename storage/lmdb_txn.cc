@@ -50,6 +50,16 @@ Result<void> LmdbPut(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::strin
   return LmdbCheck(mdb_put(txn, dbi, &k, &v, 0), what);
 }
 
+Result<bool> LmdbInsert(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+                        std::string_view what) {
+  MDB_val k = ToVal(key), v = ToVal(value);
+  // LMDB: MDB_KEYEXIST returns before the page is touched; the transaction stays usable.
+  const int rc = mdb_put(txn, dbi, &k, &v, MDB_NOOVERWRITE);
+  if (rc == MDB_KEYEXIST) return false;
+  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, what));
+  return true;
+}
+
 Result<bool> LmdbDel(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view what) {
   MDB_val k = ToVal(key);
   int rc = mdb_del(txn, dbi, &k, nullptr);

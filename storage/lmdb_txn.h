@@ -30,6 +30,10 @@ Result<std::optional<std::string_view>> LmdbGet(MDB_txn* txn, MDB_dbi dbi, std::
 // Stores `value` under `key`, replacing any value.
 Result<void> LmdbPut(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
                      std::string_view what);
+// Stores `value` under `key` unless the key is present (MDB_NOOVERWRITE: one search for both
+// the check and the write); false when it was, and then nothing is written.
+Result<bool> LmdbInsert(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+                        std::string_view what);
 // Removes `key`; false when it was absent.
 Result<bool> LmdbDel(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view what);
 

@@ -105,6 +105,10 @@ class WriteContext {
   // Inserts or overwrites the entity stored under (entity.partition_key, entity.row_key),
   // exactly as given (timestamp included).
   virtual Result<void> PutEntity(const TableInfo& table, const Entity& entity) = 0;
+  // Stamps `entity` with the next Timestamp (as NextTimestamp) and stores it, unless an entity
+  // is stored under its keys: false then, nothing is written and no Timestamp is used (Insert
+  // Entity without a separate read).
+  virtual Result<bool> InsertEntity(const TableInfo& table, Entity& entity) = 0;
   // False when absent.
   virtual Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
                                     std::string_view rk) = 0;

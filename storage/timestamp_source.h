@@ -18,9 +18,13 @@ class TimestampSource {
   // max(clock now, last + 1 tick): strictly increasing even if the clock stalls or steps back,
   // in this process and across restarts.
   DateTime Next() {
-    last_ticks_ = std::max(clock_.Now().ticks, last_ticks_ + 1);
+    last_ticks_ = Peek().ticks;
     return DateTime{last_ticks_};
   }
+  // What Next() would return now, without handing it out; Take(it) hands it out later.
+  DateTime Peek() const { return DateTime{std::max(clock_.Now().ticks, last_ticks_ + 1)}; }
+  // REQUIRES: `t` came from Peek() with no Next() or Take() since.
+  void Take(DateTime t) { last_ticks_ = t.ticks; }
   std::int64_t last_ticks() const { return last_ticks_; }
 
  private:

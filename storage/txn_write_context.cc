@@ -13,11 +13,13 @@ Result<std::optional<TableInfo>> TxnWriteContext::FindTable(std::string_view acc
 Result<std::optional<TableInfo>> TxnWriteContext::CreateTable(std::string_view account,
                                                               std::string_view name) {
   bytes_written_ += 64;
+  live_table_.reset();
   return core_.catalog.Create(txn_, account, name);
 }
 
 Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_view name) {
   // O(1): the catalog entry goes and the id is queued; the reclaimer removes the entities later.
+  live_table_.reset();
   auto id = core_.catalog.Delete(txn_, account, name);
   if (!id) return tl::unexpected<Error>(id.error());
   if (!*id) return false;
@@ -41,16 +43,43 @@ Result<std::optional<Entity>> TxnWriteContext::GetEntity(const TableInfo& table,
   return std::optional<Entity>(std::move(*entity));
 }
 
-Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
+Result<void> TxnWriteContext::CheckLive(const TableInfo& table) {
+  if (live_table_ && live_table_->id == table.id && live_table_->account == table.account &&
+      live_table_->name == table.name) {
+    return {};
+  }
   auto live = core_.catalog.FindId(txn_, table.account, table.name, &key_buf_);
   if (!live) return tl::unexpected<Error>(live.error());
   if (*live != table.id) return Fail(ErrorCode::kTableNotFound);
+  live_table_ = table;
+  return {};
+}
+
+Result<void> TxnWriteContext::EncodeForWrite(const TableInfo& table, const Entity& entity) {
+  if (auto ok = CheckLive(table); !ok) return ok;
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, entity.partition_key, entity.row_key);
   record_buf_.clear();
   EncodeEntityRecord(entity, &record_buf_);
+  return {};
+}
+
+Result<void> TxnWriteContext::PutEntity(const TableInfo& table, const Entity& entity) {
+  if (auto ok = EncodeForWrite(table, entity); !ok) return ok;
   bytes_written_ += key_buf_.size() + record_buf_.size();
   return core_.entities.Put(txn_, key_buf_, record_buf_);
+}
+
+Result<bool> TxnWriteContext::InsertEntity(const TableInfo& table, Entity& entity) {
+  // The record holds the Timestamp, so it is chosen before the write and handed out after it.
+  const DateTime timestamp = timestamps_.Peek();
+  entity.timestamp = timestamp;
+  if (auto ok = EncodeForWrite(table, entity); !ok) return tl::unexpected(ok.error());
+  auto inserted = core_.entities.Insert(txn_, key_buf_, record_buf_);
+  if (!inserted || !*inserted) return inserted;
+  timestamps_.Take(timestamp);
+  bytes_written_ += key_buf_.size() + record_buf_.size();
+  return true;
 }
 
 Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_view pk,
@@ -62,9 +91,7 @@ Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_v
 }
 
 Result<void> TxnWriteContext::SetTableAcl(const TableInfo& table, std::string_view record) {
-  auto live = core_.catalog.FindId(txn_, table.account, table.name, &key_buf_);
-  if (!live) return tl::unexpected<Error>(live.error());
-  if (*live != table.id) return Fail(ErrorCode::kTableNotFound);
+  if (auto ok = CheckLive(table); !ok) return ok;
   bytes_written_ += 16 + record.size();
   return core_.settings.Put(txn_, TableAclKey(table.id), record);
 }

@@ -5,6 +5,7 @@
 #include <lmdb.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "storage/store.h"
@@ -19,7 +20,10 @@ class TxnWriteContext final : public WriteContext {
       : core_(core), timestamps_(timestamps) {}
 
   // Points the context at the nested transaction of the next request.
-  void Reset(MDB_txn* txn) { txn_ = txn; }
+  void Reset(MDB_txn* txn) {
+    txn_ = txn;
+    live_table_.reset();
+  }
   MDB_txn* txn() const { return txn_; }
   const StoreCore& core() const { return core_; }
   // True once any request of the group deleted a table (the reclaimer must be woken).
@@ -38,6 +42,8 @@ class TxnWriteContext final : public WriteContext {
   // Errors: kTableNotFound when `table` was deleted since it was looked up (nothing is written:
   // entities under a dead id would never be reclaimed).
   Result<void> PutEntity(const TableInfo& table, const Entity& entity) override;
+  // Errors: as PutEntity.
+  Result<bool> InsertEntity(const TableInfo& table, Entity& entity) override;
   Result<bool> DeleteEntity(const TableInfo& table, std::string_view pk,
                             std::string_view rk) override;
   Result<void> SetTableAcl(const TableInfo& table, std::string_view record) override;
@@ -45,6 +51,12 @@ class TxnWriteContext final : public WriteContext {
   Result<void> SetServiceProperties(std::string_view account, std::string_view record) override;
 
  private:
+  // Checks that `table` is still the live table of its name and encodes the entity's key and
+  // record into key_buf_ and record_buf_. Errors: kTableNotFound, storage errors.
+  Result<void> EncodeForWrite(const TableInfo& table, const Entity& entity);
+  // Errors: kTableNotFound when `table` is not the live table of its name, storage errors.
+  Result<void> CheckLive(const TableInfo& table);
+
   const StoreCore& core_;
   TimestampSource& timestamps_;
   MDB_txn* txn_ = nullptr;
@@ -52,6 +64,9 @@ class TxnWriteContext final : public WriteContext {
   std::size_t bytes_written_ = 0;
   std::string key_buf_;  // reused: no allocation per operation once warm
   std::string record_buf_;
+  // The table CheckLive last confirmed in this transaction; forgotten by Reset and by any
+  // catalog change, so a request writing many entities of one table looks it up once.
+  std::optional<TableInfo> live_table_;
 };
 
 }  // namespace malachite::storage

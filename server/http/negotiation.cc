@@ -1,5 +1,6 @@
 #include "server/http/negotiation.h"
 
+#include <algorithm>
 #include <string>
 
 #include "common/datetime.h"
@@ -24,15 +25,18 @@ bool WellFormedDate(std::string_view v) {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
-// Strips all whitespace and lower-cases (media types and parameters are case-insensitive).
-std::string Normalize(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+// `text` with all whitespace stripped and lower-cased (media types and parameters are
+// case-insensitive): a view of `text` itself when it has neither, else of `storage`.
+std::string_view Normalize(std::string_view text, std::string& storage) {
+  const auto needs_change = [](char c) { return c == ' ' || c == '\t' || (c >= 'A' && c <= 'Z'); };
+  if (std::none_of(text.begin(), text.end(), needs_change)) return text;
+  storage.clear();
+  storage.reserve(text.size());
   for (char c : text) {
     if (c == ' ' || c == '\t') continue;
-    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+    storage.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
   }
-  return out;
+  return storage;
 }
 
 // The value of parameter `name` in "type;a=b;name=value", or empty.
@@ -67,15 +71,16 @@ bool IsXmlOnly(Operation op) { return TraitsOf(op).body == OperationBody::kXml; 
 // includes XML (a missing Accept is fine).
 Result<MetadataLevel> CheckXmlOperation(const Request& request, std::string_view version) {
   if (version < kJsonVersion) return MetadataLevel::kMinimal;
+  std::string storage;
   auto content_type = request.Find("Content-Type");
   if (!request.body.empty() && content_type && !content_type->empty() &&
-      Normalize(*content_type).find("xml") == std::string::npos) {
+      Normalize(*content_type, storage).find("xml") == std::string_view::npos) {
     return Fail(ErrorCode::kMediaTypeNotSupported);
   }
   if (auto accept = request.Find("Accept"); accept && !accept->empty()) {
-    std::string list = Normalize(*accept);
-    if (list.find("xml") == std::string::npos && list.find("*/*") == std::string::npos &&
-        list.find("application/*") == std::string::npos) {
+    const std::string_view list = Normalize(*accept, storage);
+    if (list.find("xml") == std::string_view::npos && list.find("*/*") == std::string_view::npos &&
+        list.find("application/*") == std::string_view::npos) {
       return Fail(ErrorCode::kMediaTypeNotSupported);
     }
   }
@@ -109,15 +114,17 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
     return MetadataLevel::kMinimal;
   }
   const bool post_atom = version >= kNoAtomVersion;
+  std::string storage;
   // Azure: spec §2.3 step 7 — an Atom request body.
   if (auto content_type = request.Find("Content-Type");
-      post_atom && content_type && Normalize(*content_type).find("atom") != std::string::npos) {
+      post_atom && content_type &&
+      Normalize(*content_type, storage).find("atom") != std::string_view::npos) {
     return Fail(ErrorCode::kAtomFormatNotSupported);
   }
   const std::string* format = route.query.Find("$format");
   std::string_view raw = format != nullptr ? std::string_view(*format)
                                            : request.Find("Accept").value_or(std::string_view{});
-  std::string list = Normalize(raw);
+  const std::string_view list = Normalize(raw, storage);
   // Emulator: a missing Accept is taken as minimal metadata (the real service assumes Atom).
   std::optional<MetadataLevel> level;
   bool wildcard = list.empty();

@@ -1,5 +1,6 @@
 #include "server/http/url_coding.h"
 
+#include <algorithm>
 #include <boost/url/encode.hpp>
 #include <boost/url/encoding_opts.hpp>
 #include <boost/url/pct_string_view.hpp>
@@ -26,9 +27,19 @@ std::string EscapeStrayPercents(std::string_view text) {
   return out;
 }
 
+bool IsUnreserved(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
+}
+
 }  // namespace
 
 std::string PercentDecode(std::string_view text, bool plus_is_space) {
+  // Most names and keys hold no escape: nothing to decode, so Boost.URL is not needed.
+  if (text.find('%') == std::string_view::npos &&
+      (!plus_is_space || text.find('+') == std::string_view::npos)) {
+    return std::string(text);
+  }
   auto escaped = urls::make_pct_string_view(text);
   std::string repaired;
   if (!escaped) {
@@ -49,7 +60,18 @@ bool IsValidPercentEncoding(std::string_view text) {
 }
 
 std::string PercentEncode(std::string_view text) {
-  return urls::encode(text, urls::unreserved_chars);
+  std::string out;
+  AppendPercentEncoded(out, text);
+  return out;
+}
+
+void AppendPercentEncoded(std::string& out, std::string_view text) {
+  // Keys are mostly unreserved characters already: then the text is its own encoding.
+  if (std::all_of(text.begin(), text.end(), IsUnreserved)) {
+    out.append(text);
+    return;
+  }
+  urls::encode(text, urls::unreserved_chars, {}, urls::string_token::append_to(out));
 }
 
 }  // namespace malachite::server

@@ -21,4 +21,7 @@ bool IsValidPercentEncoding(std::string_view text);
 // Percent-encodes every byte outside RFC 3986 unreserved (A-Z a-z 0-9 - . _ ~), hex in upper case.
 std::string PercentEncode(std::string_view text);
 
+// Appends PercentEncode(text) to `out`.
+void AppendPercentEncoded(std::string& out, std::string_view text);
+
 }  // namespace malachite::server

@@ -91,8 +91,10 @@ Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {
   return AuthorizeBearerOperation(*ctx.rbac, op);
 }
 
-// Routes and decodes one changeset operation as its single-request form would be.
-Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation& operation) {
+// Routes and decodes one changeset operation as its single-request form would be; `version`
+// is the batch's (BatchVersion).
+Result<PlannedOperation> PlanOperation(const RequestContext& ctx, std::string_view version,
+                                       BatchOperation& operation) {
   auto route = RoutePart(ctx, operation.request);
   if (!route) return tl::unexpected(route.error());
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
@@ -103,7 +105,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
   if (!IsEntityWrite(route->op)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operation not allowed in a changeset");
   }
-  auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
+  auto level = NegotiateMetadata(operation.request, *route, version);
   if (!level) return tl::unexpected(level.error());
   if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
   auto write = DecodeEntityWrite(operation.request, *route);
@@ -122,7 +124,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, BatchOperation
 // Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once.
 Result<void> CheckBatchRules(const PlannedOperation& first, const PlannedOperation& next,
                              const std::unordered_set<std::string_view>& row_keys) {
-  if (!AsciiIEquals(first.table, next.table)) {
+  if (first.table != next.table && !AsciiIEquals(first.table, next.table)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
   }
   if (first.write.entity.partition_key != next.write.entity.partition_key) {
@@ -153,15 +155,35 @@ Result<void> ApplyAll(storage::WriteContext& write, BatchState& state) {
   return {};
 }
 
+// One operation's answer written straight into the multipart body: no Response in between.
+class PartAnswer final : public WriteAnswer {
+ public:
+  PartAnswer(BatchResponseWriter& writer, const std::optional<std::string>& content_id,
+             std::string& body)
+      : writer_(writer), content_id_(content_id), body_(body) {}
+  void Status(int status) override { writer_.OpenPart(status, content_id_); }
+  void Header(std::string_view name, std::string_view value) override {
+    writer_.PartHeader(name, value);
+  }
+  std::string& Body() override { return body_; }
+
+ private:
+  BatchResponseWriter& writer_;
+  const std::optional<std::string>& content_id_;
+  std::string& body_;
+};
+
 void RenderSuccess(const BatchState& state, Response& response) {
-  BatchResponseWriter writer(true);
+  BatchResponseWriter writer(true, state.operations.size());
   const EntityLocation where{state.base_url, state.account, state.table};
+  std::string body;  // an operation's entity JSON, reused
   for (const PlannedOperation& operation : state.operations) {
-    Response part;
-    RenderEntityWrite(operation.write, where, operation.level, part);
+    body.clear();
+    PartAnswer answer(writer, operation.content_id, body);
+    RenderEntityWrite(operation.write, where, operation.level, answer);
     // Azure: spec §7.3 — real captures show DataServiceVersion 1.0 on update/merge/delete parts.
     const bool insert = operation.write.op == Operation::kInsertEntity;
-    writer.AddPart(part, operation.content_id, insert ? "3.0;" : "1.0;");
+    writer.ClosePart(insert ? "3.0;" : "1.0;", body);
   }
   writer.Finish(response);
 }
@@ -202,6 +224,29 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
   return outcome;
 }
 
+// The thread's decoded batch body, reused so that the up to 100 embedded requests of a batch
+// keep their strings' capacity for the next one: once warm, decoding allocates nothing. After a
+// large body it is released rather than kept per thread. Handlers run synchronously, so one
+// lease per thread is live at a time.
+class BatchBodyLease {
+ public:
+  explicit BatchBodyLease(std::size_t body_bytes) : body_bytes_(body_bytes) {}
+  BatchBodyLease(const BatchBodyLease&) = delete;
+  BatchBodyLease& operator=(const BatchBodyLease&) = delete;
+  ~BatchBodyLease() {
+    if (body_bytes_ > kKeepBodyBytes) Scratch() = BatchBody{};
+  }
+  BatchBody& get() { return Scratch(); }
+
+ private:
+  static constexpr std::size_t kKeepBodyBytes = 256 * 1024;
+  static BatchBody& Scratch() {
+    thread_local BatchBody body;
+    return body;
+  }
+  std::size_t body_bytes_;
+};
+
 // The largest entity of the changeset (a body of `body_bytes`), for the design advisor.
 WriteStats StatsOfAll(const std::vector<PlannedOperation>& operations, std::size_t body_bytes) {
   WriteStats stats;
@@ -220,11 +265,16 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   if (ctx.request.body.size() > limits::kRequestBodyMax) {
     return Fail(ErrorCode::kRequestBodyTooLarge);
   }
-  auto body = ParseBatchBody(ctx.request.Find("Content-Type").value_or(""), ctx.request.body);
-  if (!body) return tl::unexpected(body.error());
-  if (!body->changeset) return HandleBatchQuery(ctx, body->operations.front());
-  std::vector<BatchOperation>& operations = body->operations;
-  if (body->too_many_operations) {
+  BatchBodyLease lease(ctx.request.body.size());
+  BatchBody& body = lease.get();
+  if (auto ok =
+          ParseBatchBody(ctx.request.Find("Content-Type").value_or(""), ctx.request.body, body);
+      !ok) {
+    return tl::unexpected(ok.error());
+  }
+  if (!body.changeset) return HandleBatchQuery(ctx, body.operations.front());
+  std::vector<BatchOperation>& operations = body.operations;
+  if (body.too_many_operations) {
     // Azure: spec §7.4 — InvalidInput at index 0 (the service has been seen with 0 and 99).
     Error error{ErrorCode::kInvalidInput,
                 "The batch request operation exceeds the maximum 100 changes per change set.", ""};
@@ -239,9 +289,11 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   // Reserved up front: `row_keys` views the keys of the planned operations in place.
   state->operations.reserve(operations.size());
   std::unordered_set<std::string_view> row_keys;
+  row_keys.reserve(operations.size());
+  const std::string_view version = BatchVersion(ctx.request);
   for (std::size_t i = 0; i < operations.size(); ++i) {
     std::optional<std::string> content_id = operations[i].content_id;
-    auto planned = PlanOperation(ctx, operations[i]);
+    auto planned = PlanOperation(ctx, version, operations[i]);
     if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
     if (i > 0) {
       if (auto ok = CheckBatchRules(state->operations.front(), *planned, row_keys); !ok) {

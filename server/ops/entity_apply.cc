@@ -82,10 +82,10 @@ Result<void> CheckIfMatch(std::string_view if_match) {
 
 Result<DateTime> ApplyInsert(storage::WriteContext& ctx, const storage::TableInfo& table,
                              Entity& entity) {
-  auto stored = ctx.GetEntity(table, entity.partition_key, entity.row_key);
-  if (!stored) return tl::unexpected(stored.error());
-  if (stored->has_value()) return Fail(ErrorCode::kEntityAlreadyExists);
-  return Put(ctx, table, entity);
+  auto inserted = ctx.InsertEntity(table, entity);
+  if (!inserted) return tl::unexpected(inserted.error());
+  if (!*inserted) return Fail(ErrorCode::kEntityAlreadyExists);
+  return entity.timestamp;
 }
 
 Result<DateTime> ApplyUpdate(storage::WriteContext& ctx, const storage::TableInfo& table,

@@ -17,14 +17,18 @@ namespace malachite::server {
 namespace {
 
 void AppendQuotedKey(std::string& out, std::string_view key) {
-  std::string doubled;
-  doubled.reserve(key.size());
-  for (char c : key) {
-    doubled.push_back(c);
-    if (c == '\'') doubled.push_back('\'');
-  }
   out.push_back('\'');
-  out.append(PercentEncode(doubled));
+  if (key.find('\'') == std::string_view::npos) {
+    AppendPercentEncoded(out, key);
+  } else {
+    std::string doubled;
+    doubled.reserve(key.size() + 2);
+    for (char c : key) {
+      doubled.push_back(c);
+      if (c == '\'') doubled.push_back('\'');
+    }
+    AppendPercentEncoded(out, doubled);
+  }
   out.push_back('\'');
 }
 

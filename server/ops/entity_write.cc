@@ -105,30 +105,51 @@ WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes) {
 }
 
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
-                       Response& response) {
-  response.status = 204;
+                       WriteAnswer& answer) {
+  const bool insert = write.op == Operation::kInsertEntity;
+  answer.Status(insert && write.prefer != PreferReturn::kNoContent ? 201 : 204);
   if (write.op == Operation::kDeleteEntity) return;
-  if (write.op != Operation::kInsertEntity) {
-    response.Set("ETag", FormatETag(write.entity.timestamp));
-    return;
-  }
   const Entity& entity = write.entity;
-  const std::string_view applied = PreferenceAppliedValue(write.prefer);
-  if (!applied.empty()) response.Set("Preference-Applied", std::string(applied));
-  response.Set("ETag", FormatETag(entity.timestamp));
-  std::string location(where.base_url);
-  location.push_back('/');
-  location.append(EntityPath(where.table, entity.partition_key, entity.row_key));
-  if (write.prefer == PreferReturn::kNoContent) {
-    response.Set("Location", location);
-    response.Set("DataServiceId", std::move(location));
+  const std::string etag = FormatETag(entity.timestamp);
+  if (!insert) {
+    answer.Header("ETag", etag);
     return;
   }
-  response.Set("Location", std::move(location));
-  response.status = 201;
-  response.body.reserve(256);
-  AppendEntityJson(response.body, entity, level, where, Selection{}, true);
-  response.Set("Content-Type", std::string(JsonContentType(level)));
+  const std::string_view applied = PreferenceAppliedValue(write.prefer);
+  if (!applied.empty()) answer.Header("Preference-Applied", applied);
+  answer.Header("ETag", etag);
+  const std::string path = EntityPath(where.table, entity.partition_key, entity.row_key);
+  std::string location;
+  location.reserve(where.base_url.size() + 1 + path.size());
+  location.append(where.base_url).append(1, '/').append(path);
+  answer.Header("Location", location);
+  if (write.prefer == PreferReturn::kNoContent) {
+    answer.Header("DataServiceId", location);
+    return;
+  }
+  std::string& body = answer.Body();
+  body.reserve(body.size() + 256);
+  AppendEntityJson(body, entity, level, where, Selection{}, true);
+  answer.Header("Content-Type", JsonContentType(level));
+}
+
+void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
+                       Response& response) {
+  class ResponseAnswer final : public WriteAnswer {
+   public:
+    explicit ResponseAnswer(Response& response) : response_(response) {}
+    void Status(int status) override { response_.status = status; }
+    void Header(std::string_view name, std::string_view value) override {
+      response_.Set(name, std::string(value));
+    }
+    std::string& Body() override { return response_.body; }
+
+   private:
+    Response& response_;
+  };
+  response.headers.reserve(response.headers.size() + 5);
+  ResponseAnswer answer(response);
+  RenderEntityWrite(write, where, level, answer);
 }
 
 }  // namespace malachite::server

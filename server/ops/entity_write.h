@@ -53,10 +53,25 @@ Result<void> ApplyEntityWrite(storage::WriteContext& context, const storage::Tab
 // Delete) to keep the common write from walking its strings once more.
 WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes);
 
-// Sets the success answer of an applied write on `response` (spec §4.5–4.10): Insert 201 with
+// Receives the success answer of a write in order: Status once, then each Header, and Body
+// (only for an answer with content) before the Content-Type header that describes it.
+class WriteAnswer {
+ public:
+  virtual ~WriteAnswer() = default;
+  virtual void Status(int status) = 0;
+  // `value` lives only during the call.
+  virtual void Header(std::string_view name, std::string_view value) = 0;
+  // The string the entity JSON is appended to.
+  virtual std::string& Body() = 0;
+};
+
+// Gives the success answer of an applied write to `answer` (spec §4.5–4.10): Insert 201 with
 // the entity at `level` (or 204 + DataServiceId with return-no-content; Preference-Applied when
 // Prefer was given), ETag and Location; Update/Merge/upserts 204 + ETag; Delete 204.
 // `where.table` is the stored table name.
+void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
+                       WriteAnswer& answer);
+// The same answer set on `response` (its status, its body, and each header by Response::Set).
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
                        Response& response);
 

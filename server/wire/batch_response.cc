@@ -1,5 +1,7 @@
 #include "server/wire/batch_response.h"
 
+#include <charconv>
+
 #include "common/encoding.h"
 #include "server/wire/error_render.h"
 
@@ -47,9 +49,11 @@ std::string_view ReasonPhrase(int status) {
   }
 }
 
-BatchResponseWriter::BatchResponseWriter(bool changeset)
+BatchResponseWriter::BatchResponseWriter(bool changeset, std::size_t parts)
     : changeset_(changeset), batch_boundary_("batchresponse_" + NewGuidText()) {
-  body_.reserve(changeset ? 4096 : 1024);
+  // A part without an entity body (the common write answer) takes about 500 bytes.
+  constexpr std::size_t kPartBytes = 640;
+  body_.reserve(512 + parts * kPartBytes);
   if (changeset_) {
     part_boundary_ = "changesetresponse_" + NewGuidText();
     body_.append("--").append(batch_boundary_).append(kCrlf);
@@ -64,7 +68,9 @@ void BatchResponseWriter::BeginPart(int status, const std::optional<std::string>
   // Azure: spec §7.3 — each part is an application/http message with its own status line.
   body_.append("--").append(part_boundary_).append(kCrlf);
   body_.append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
-  body_.append("HTTP/1.1 ").append(std::to_string(status)).push_back(' ');
+  char digits[8];
+  const auto printed = std::to_chars(digits, digits + sizeof digits, status).ptr;
+  body_.append("HTTP/1.1 ").append(digits, printed).push_back(' ');
   body_.append(ReasonPhrase(status)).append(kCrlf);
   if (content_id) body_.append("Content-ID: ").append(*content_id).append(kCrlf);
   body_.append("X-Content-Type-Options: nosniff\r\n");
@@ -73,15 +79,25 @@ void BatchResponseWriter::BeginPart(int status, const std::optional<std::string>
 void BatchResponseWriter::AddPart(const Response& part,
                                   const std::optional<std::string>& content_id,
                                   std::string_view data_service_version) {
-  BeginPart(part.status, content_id);
+  OpenPart(part.status, content_id);
+  for (const Header& header : part.headers) PartHeader(header.name, header.value);
+  ClosePart(data_service_version, part.body);
+}
+
+void BatchResponseWriter::OpenPart(int status, const std::optional<std::string>& content_id) {
+  BeginPart(status, content_id);
   body_.append("Cache-Control: no-cache\r\n");
-  for (const Header& header : part.headers) {
-    body_.append(header.name).append(": ").append(header.value).append(kCrlf);
-  }
+}
+
+void BatchResponseWriter::PartHeader(std::string_view name, std::string_view value) {
+  body_.append(name).append(": ").append(value).append(kCrlf);
+}
+
+void BatchResponseWriter::ClosePart(std::string_view data_service_version, std::string_view body) {
   body_.append("DataServiceVersion: ").append(data_service_version).append(kCrlf);
   // Azure: spec §7.3 — blank line after the headers, the body, then the CRLF that belongs to
   // the next delimiter (real captures show "ETag: ...\r\n\r\n\r\n--changesetresponse_").
-  body_.append(kCrlf).append(part.body).append(kCrlf);
+  body_.append(kCrlf).append(body).append(kCrlf);
 }
 
 void BatchResponseWriter::AddError(const Error& error, std::optional<std::size_t> index,

@@ -19,14 +19,21 @@ class BatchResponseWriter {
  public:
   // `changeset`: the parts answer a changeset (false only for the lone GET of spec §7.1).
   // Boundaries are fresh GUIDs, "batchresponse_<guid>" and "changesetresponse_<guid>" (the JS
-  // SDK splits on the literal "--changesetresponse_").
-  explicit BatchResponseWriter(bool changeset);
+  // SDK splits on the literal "--changesetresponse_"). `parts`: how many parts will follow, to
+  // size the body once.
+  explicit BatchResponseWriter(bool changeset, std::size_t parts = 1);
 
   // Appends the part answering one operation: "HTTP/1.1 <status> <reason>", Content-ID (when
   // given), X-Content-Type-Options, Cache-Control, the headers of `part` in order,
   // DataServiceVersion `data_service_version` ("3.0;" or "1.0;"), a blank line and the body.
   void AddPart(const Response& part, const std::optional<std::string>& content_id,
                std::string_view data_service_version);
+
+  // The same part written piece by piece, without a Response: OpenPart (status line through
+  // Cache-Control), PartHeader per header, ClosePart (DataServiceVersion, blank line, body).
+  void OpenPart(int status, const std::optional<std::string>& content_id);
+  void PartHeader(std::string_view name, std::string_view value);
+  void ClosePart(std::string_view data_service_version, std::string_view body);
 
   // Appends the part answering a failed operation (spec §7.4): the error's status and
   // odata.error JSON (minimal metadata, compact) whose message is "<index>:" + the user message

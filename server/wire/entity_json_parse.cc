@@ -19,8 +19,10 @@ namespace {
 namespace dom = simdjson::dom;
 
 constexpr std::string_view kTypeSuffix = "@odata.type";
-// A parser that grew past this for a large body is dropped rather than kept per thread.
+// A parser (or member list) that grew past this for a large body is dropped rather than kept
+// per thread.
 constexpr std::size_t kKeepParserCapacity = 256 * 1024;
+constexpr std::size_t kKeepMembers = 1024;
 
 struct Member {
   std::string_view name;
@@ -32,16 +34,22 @@ struct Annotation {
   std::string_view type;  // "Edm.Int64", ...
 };
 
-// The thread's parser and padded input buffer, reused so that a parse allocates only the
-// resulting Entity. The DOM lives until the next parse on this thread.
+// The thread's parser, padded input buffer and member lists, reused so that a parse allocates
+// only the resulting Entity. The DOM (and the members viewing it) live until the next parse on
+// this thread.
 struct ParserState {
   dom::parser parser;
   std::string buffer;
+  std::vector<Member> members;
+  std::vector<Annotation> annotations;
+  std::vector<std::string_view> names;  // scratch of HasDuplicateNames
 };
 
 ParserState& ThreadParser() {
   thread_local std::unique_ptr<ParserState> state;
-  if (!state || state->parser.capacity() > kKeepParserCapacity) {
+  if (!state || state->parser.capacity() > kKeepParserCapacity ||
+      state->members.capacity() > kKeepMembers || state->annotations.capacity() > kKeepMembers ||
+      state->names.capacity() > kKeepMembers) {
     state = std::make_unique<ParserState>();
   }
   return *state;
@@ -51,11 +59,20 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// True when some name occurs twice. Sorting views keeps this O(n log n) for hostile bodies.
+// True when some name occurs twice. A typical entity's few names are compared pairwise; more
+// are sorted (in `names`), which keeps this O(n log n) for hostile bodies.
 template <typename T>
-bool HasDuplicateNames(const std::vector<T>& items) {
-  std::vector<std::string_view> names;
-  names.reserve(items.size());
+bool HasDuplicateNames(const std::vector<T>& items, std::vector<std::string_view>& names) {
+  constexpr std::size_t kPairwiseMax = 12;
+  if (items.size() <= kPairwiseMax) {
+    for (std::size_t i = 1; i < items.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (items[i].name == items[j].name) return true;
+      }
+    }
+    return false;
+  }
+  names.clear();
   for (const T& item : items) names.push_back(item.name);
   std::sort(names.begin(), names.end());
   return std::adjacent_find(names.begin(), names.end()) != names.end();
@@ -192,8 +209,11 @@ const Annotation* FindAnnotation(const std::vector<Annotation>& sorted, std::str
 }
 
 // Splits the top-level object into values and `@odata.type` annotations, dropping `odata.*`.
-Result<void> CollectMembers(dom::object object, std::vector<Member>& members,
-                            std::vector<Annotation>& annotations) {
+Result<void> CollectMembers(dom::object object, ParserState& state) {
+  std::vector<Member>& members = state.members;
+  std::vector<Annotation>& annotations = state.annotations;
+  members.clear();
+  annotations.clear();
   for (dom::key_value_pair field : object) {
     const std::string_view key = field.key;
     // Azure: spec §3 — odata.etag, odata.metadata, ... in a request body are ignored.
@@ -207,7 +227,7 @@ Result<void> CollectMembers(dom::object object, std::vector<Member>& members,
       members.push_back({key, field.value});
     }
   }
-  if (HasDuplicateNames(members) || HasDuplicateNames(annotations)) {
+  if (HasDuplicateNames(members, state.names) || HasDuplicateNames(annotations, state.names)) {
     return Fail(ErrorCode::kDuplicatePropertiesSpecified);
   }
   // Emulator: an annotation without a value (e.g. on a null that was left out) is ignored.
@@ -220,7 +240,7 @@ Result<void> CollectMembers(dom::object object, std::vector<Member>& members,
 Result<void> TakeKey(const Member& m, const Annotation* note, std::string& key, bool& has) {
   if (note != nullptr && note->type != "Edm.String") return Fail(ErrorCode::kInvalidInput);
   if (!m.value.is_string()) return Fail(ErrorCode::kInvalidInput);
-  key = std::string(m.value.get_string().value_unsafe());
+  key.assign(m.value.get_string().value_unsafe());
   has = true;
   return {};
 }
@@ -253,11 +273,11 @@ Result<ParsedEntity> ParseEntityJson(std::string_view body) {
       !root.is_object()) {
     return Fail(ErrorCode::kInvalidInput);
   }
-  std::vector<Member> members;
-  std::vector<Annotation> annotations;
-  if (auto ok = CollectMembers(root.get_object().value_unsafe(), members, annotations); !ok) {
+  if (auto ok = CollectMembers(root.get_object().value_unsafe(), state); !ok) {
     return tl::unexpected(std::move(ok.error()));
   }
+  const std::vector<Member>& members = state.members;
+  const std::vector<Annotation>& annotations = state.annotations;
   ParsedEntity parsed;
   parsed.entity.properties.reserve(members.size());
   for (const Member& m : members) {

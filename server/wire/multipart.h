@@ -42,6 +42,9 @@ Result<std::vector<MultipartPart>> SplitMultipart(std::string_view body, std::st
 // body. Leading blank lines are skipped and the body is trimmed of surrounding whitespace (the JS
 // SDK sends an extra CRLF before it, spec §7.2). Errors: kInvalidInput.
 Result<Request> ParseEmbeddedRequest(std::string_view content);
+// The same into `out`, whose strings are overwritten (keeping their capacity). On an error `out`
+// holds a partial request.
+Result<void> ParseEmbeddedRequest(std::string_view content, Request& out);
 
 // One operation of a batch: the embedded request and the Content-ID of its part, if any.
 struct BatchOperation {
@@ -62,5 +65,9 @@ struct BatchBody {
 // request. Errors: kInvalidInput (not multipart, no boundary, malformed framing, no or several
 // batch parts, a part that is not an HTTP request).
 Result<BatchBody> ParseBatchBody(std::string_view content_type, std::string_view body);
+// The same into `out`, whose operations are overwritten in place (keeping their strings'
+// capacity: a caller that reuses one BatchBody decodes without allocating once warm). On an
+// error `out` holds partial operations.
+Result<void> ParseBatchBody(std::string_view content_type, std::string_view body, BatchBody& out);
 
 }  // namespace malachite::server

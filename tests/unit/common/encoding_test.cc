@@ -131,11 +131,32 @@ TEST_CASE("encoding: IsValidUtf8 finds a bad byte after or inside long ASCII run
   CHECK_FALSE(IsValidUtf8("01234567\xe2\x82"));
 }
 
+TEST_CASE("encoding: ValidUtf16Length counts valid UTF-8 and refuses the rest", "[common]") {
+  CHECK(ValidUtf16Length("") == 0u);
+  CHECK(ValidUtf16Length("abc") == 3u);
+  CHECK(ValidUtf16Length("0123456789abcdef0123456789abcdef") == 32u);
+  CHECK(ValidUtf16Length("abcdefgh\xe2\x82\xacijklmnop\xf0\x9f\x98\x80q") == 20u);
+  CHECK(ValidUtf16Length("\xc3\xa9") == 1u);
+  CHECK_FALSE(ValidUtf16Length("0123456789abcdef\xc3").has_value());
+  CHECK_FALSE(ValidUtf16Length("\xff").has_value());
+  CHECK_FALSE(ValidUtf16Length("abc\xed\xa0\x80").has_value());  // a surrogate
+  CHECK_FALSE(ValidUtf16Length("ab\xc0\xaf").has_value());       // an overlong '/'
+}
+
 TEST_CASE("encoding: ASCII case helpers touch only ASCII letters", "[common]") {
   CHECK(AsciiLower("MyTable9\xc3\x89") == "mytable9\xc3\x89");
   CHECK(AsciiIEquals("Tables", "tABLES"));
   CHECK_FALSE(AsciiIEquals("Tables", "Table"));
   CHECK_FALSE(AsciiIEquals("a[", "A{"));
+  // Bytes one 0x20 bit apart that are not letters: '@' '`', '[' '{', '0' '\x10', UTF-8 bytes.
+  CHECK_FALSE(AsciiIEquals("@", "`"));
+  CHECK_FALSE(AsciiIEquals("[", "{"));
+  CHECK_FALSE(AsciiIEquals("0", "\x10"));
+  CHECK_FALSE(AsciiIEquals("\xc3\x89", "\xc3\xa9"));
+  CHECK(AsciiIEquals("\xc3\x89", "\xc3\x89"));
+  CHECK(AsciiIEquals("", ""));
+  CHECK(AsciiIEquals("Content-ID", "content-id"));
+  CHECK_FALSE(AsciiIEquals("Content-ID", "content_id"));
 }
 
 }  // namespace

@@ -8,17 +8,21 @@ namespace {
 
 // "changeset=<0|1> too_many=<0|1>" then per operation "[<content-id>] METHOD target", its
 // headers indented, and "  body=<body>" — or "error <AzureCode>".
-std::string Dump(const Result<BatchBody>& parsed) {
-  if (!parsed) return "error " + std::string(parsed.error().AzureCode());
-  std::string out = "changeset=" + std::to_string(parsed->changeset) +
-                    " too_many=" + std::to_string(parsed->too_many_operations) + "\n";
-  for (const BatchOperation& op : parsed->operations) {
+std::string Dump(const BatchBody& parsed) {
+  std::string out = "changeset=" + std::to_string(parsed.changeset) +
+                    " too_many=" + std::to_string(parsed.too_many_operations) + "\n";
+  for (const BatchOperation& op : parsed.operations) {
     out += "[" + op.content_id.value_or("-") + "] " + op.request.method + " " + op.request.target +
            "\n";
     for (const Header& h : op.request.headers) out += "  " + h.name + ": " + h.value + "\n";
     out += "  body=" + op.request.body + "\n";
   }
   return out;
+}
+
+std::string Dump(const Result<BatchBody>& parsed) {
+  if (!parsed) return "error " + std::string(parsed.error().AzureCode());
+  return Dump(*parsed);
 }
 
 std::string Crlf(std::string text) {
@@ -168,6 +172,38 @@ TEST_CASE("multipart: a boundary that prefixes another delimiter-like line does 
   CHECK(parts->front().Find("x") == std::optional<std::string_view>("1"));
 }
 
+TEST_CASE("multipart: delimiters count only at line starts, after CRLF or LF, with padding",
+          "[server]") {
+  // A preamble (also one naming the boundary mid-line), a boundary inside a line of a part, a
+  // delimiter with transport padding, LF and CRLF lines mixed, no line end after the close.
+  const std::string body =
+      "preamble --b\n"
+      "--b\r\n"
+      "A: 1\r\n"
+      "\r\n"
+      "x --b y\n"
+      "--b \t\r\n"
+      "B: 2\n"
+      "\n"
+      "--b-- epilogue --b\n";
+  auto parts = SplitMultipart(body, "b", 10);
+  REQUIRE(parts);
+  REQUIRE(parts->size() == 2);
+  CHECK(parts->at(0).Find("a") == std::optional<std::string_view>("1"));
+  CHECK(parts->at(0).content == "x --b y");
+  CHECK(parts->at(1).Find("B") == std::optional<std::string_view>("2"));
+  CHECK(parts->at(1).content.empty());
+  // The first delimiter may open the body; the close delimiter may end it without a line end.
+  auto bare = SplitMultipart("--b\n\nbody\n--b--", "b", 10);
+  REQUIRE(bare);
+  REQUIRE(bare->size() == 1);
+  CHECK(bare->front().content == "body");
+  // A delimiter that only starts mid-line is no delimiter at all.
+  auto none = SplitMultipart("x--b\n\nbody\nx--b--", "b", 10);
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code == ErrorCode::kInvalidInput);
+}
+
 TEST_CASE("multipart: boundary parameter forms", "[server]") {
   CHECK(MultipartBoundary("multipart/mixed; boundary=batch_1").value() == "batch_1");
   CHECK(MultipartBoundary("multipart/mixed;charset=\"utf-8\";boundary=changeset_9").value() ==
@@ -189,6 +225,45 @@ std::string Changeset(int operations) {
             std::to_string(i) + "') HTTP/1.1\r\nIf-Match: *\r\n\r\n\r\n";
   }
   return body + "--c--\r\n--b--\r\n";
+}
+
+TEST_CASE("multipart: decoding into a reused BatchBody gives what a fresh decode gives",
+          "[server]") {
+  const std::string type = "multipart/mixed; boundary=b";
+  // Bodies of 3, 101, 1 and 0 operations, a lone GET, a malformed body, then 2 operations with
+  // fewer headers and no Content-ID where the first had more and one.
+  const std::string with_ids = Crlf(
+      "--b\nContent-Type: multipart/mixed; boundary=c\n\n"
+      "--c\nContent-Type: application/http\nContent-ID: 7\n\n"
+      "PUT /a/t(PartitionKey='p',RowKey='1') HTTP/1.1\nIf-Match: *\nPrefer: x\nA: 1\n\n{}\n"
+      "--c\nContent-Type: application/http\n\n"
+      "DELETE /a/t(PartitionKey='p',RowKey='2') HTTP/1.1\nIf-Match: *\nContent-ID: 8\n\n\n"
+      "--c\nContent-Type: application/http\n\nPOST /a/t HTTP/1.1\n\n{\"x\":1}\n"
+      "--c--\n--b--\n");
+  const std::string fewer = Crlf(
+      "--b\nContent-Type: multipart/mixed; boundary=c\n\n"
+      "--c\nContent-Type: application/http\n\nPOST /a/t HTTP/1.1\n\n{\"y\":2}\n"
+      "--c\nContent-Type: application/http\n\n"
+      "MERGE /a/t(PartitionKey='p',RowKey='3') HTTP/1.1\nIf-Match: *\n\n{}\n"
+      "--c--\n--b--\n");
+  const std::string lone_get = Crlf(
+      "--b\nContent-Type: application/http\n\nGET /a/t(PartitionKey='p',RowKey='r') HTTP/1.1\n"
+      "\n--b--\n");
+  BatchBody reused;
+  for (const std::string& body : {with_ids, Changeset(101), Changeset(1), Changeset(0), lone_get,
+                                  std::string("--b\r\nbad\r\n\r\n--b--"), with_ids, fewer}) {
+    INFO(body);
+    const std::string fresh = Dump(ParseBatchBody(type, body));
+    auto ok = ParseBatchBody(type, body, reused);
+    CHECK((ok ? Dump(reused) : Dump(tl::unexpected(ok.error()))) == fresh);
+  }
+  CHECK(Dump(reused) ==
+        "changeset=1 too_many=0\n"
+        "[-] POST /a/t\n"
+        "  body={\"y\":2}\n"
+        "[-] MERGE /a/t(PartitionKey='p',RowKey='3')\n"
+        "  If-Match: *\n"
+        "  body={}\n");
 }
 
 TEST_CASE("multipart: 100 operations decode, a 101st sets too_many_operations", "[server]") {

@@ -6,9 +6,14 @@ namespace malachite::server {
 
 TEST_CASE("url_coding: percent coding follows RFC 3986 unreserved characters", "[http]") {
   CHECK(PercentEncode("a-b.c_d~e") == "a-b.c_d~e");
+  CHECK(PercentEncode("") == "");
+  CHECK(PercentEncode("abc~") == "abc~");
+  CHECK(PercentEncode("abc!") == "abc%21");
   CHECK(PercentEncode("r'1 /?#") == "r%271%20%2F%3F%23");
   CHECK(PercentEncode("\xc3\xa9") == "%C3%A9");
   CHECK(PercentDecode("r%271%20%2f") == "r'1 /");
+  CHECK(PercentDecode("") == "");
+  CHECK(PercentDecode("plain'key") == "plain'key");
   CHECK(PercentDecode("a+b") == "a+b");
   CHECK(PercentDecode("a+b", true) == "a b");
   CHECK(PercentDecode("100%") == "100%");

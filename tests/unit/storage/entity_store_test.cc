@@ -43,6 +43,42 @@ TEST_CASE("entity_store: put, overwrite, get and delete one entity", "[storage]"
   CHECK_FALSE(Get(f.store(), t, "p", "r"));
 }
 
+TEST_CASE("entity_store: InsertEntity writes only absent keys and uses a Timestamp only then",
+          "[storage]") {
+  StoreFixture f;
+  TableInfo t = f.CreateTable("acct", "T");
+  const std::string long_rk(1000, 'r');  // kept in an overflow bucket
+  f.Put(t, "p", "taken", {{"A", EdmValue::Int32(1)}});
+  f.Put(t, "p", long_rk, {{"A", EdmValue::Int32(2)}});
+  std::vector<bool> inserted;
+  std::vector<DateTime> stamps;
+  REQUIRE(f.store().Write([&](WriteContext& ctx) -> Result<void> {
+    for (const std::string& rk : {std::string("taken"), long_rk, std::string("new"),
+                                  std::string(999, 'r') + "s", std::string("new")}) {
+      Entity e;
+      e.partition_key = "p";
+      e.row_key = rk;
+      e.properties = {{"B", EdmValue::Int32(3)}};
+      inserted.push_back(*ctx.InsertEntity(t, e));
+      if (inserted.back()) stamps.push_back(e.timestamp);
+    }
+    // A refused insert handed out no Timestamp: the next one follows the last insert's.
+    stamps.push_back(ctx.NextTimestamp());
+    return {};
+  }));
+  CHECK(inserted == std::vector<bool>{false, false, true, true, false});
+  REQUIRE(stamps.size() == 3);
+  CHECK(stamps[1].ticks == stamps[0].ticks + 1);
+  CHECK(stamps[2].ticks == stamps[1].ticks + 1);
+  CHECK(Get(f.store(), t, "p", "taken")->properties.at(0).value.integer == 1);
+  CHECK(Get(f.store(), t, "p", long_rk)->properties.at(0).value.integer == 2);
+  auto fresh = Get(f.store(), t, "p", "new");
+  REQUIRE(fresh);
+  CHECK(fresh->timestamp == stamps[0]);
+  CHECK(fresh->properties.at(0).value.integer == 3);
+  CHECK(Get(f.store(), t, "p", std::string(999, 'r') + "s"));
+}
+
 TEST_CASE("entity_store: scans visit key order, stay inside their table and honour bounds",
           "[storage]") {
   StoreFixture f;

@@ -95,5 +95,33 @@ TEST_CASE("table_catalog: a stale TableInfo cannot write into a deleted table", 
   CHECK(put.error().code == ErrorCode::kTableNotFound);
 }
 
+TEST_CASE("table_catalog: a write after its table was deleted in the same transaction fails",
+          "[storage]") {
+  StoreFixture f;
+  TableInfo old = f.CreateTable("acct", "Gone");
+  std::vector<std::string> codes;  // "ok" or the Azure code of each write
+  const auto outcome = [](const auto& result) {
+    return result ? std::string("ok") : std::string(result.error().AzureCode());
+  };
+  auto written = f.store().Write([&](WriteContext& ctx) -> Result<void> {
+    // Writes before the delete confirm the table live; the delete must end that.
+    for (const char* rk : {"1", "2"}) {
+      Entity e{"p", rk, ctx.NextTimestamp(), {}};
+      codes.push_back(outcome(ctx.PutEntity(old, e)));
+    }
+    if (auto deleted = ctx.DeleteTable("acct", "Gone"); !deleted || !*deleted) {
+      return Fail(ErrorCode::kInternalError, {}, "delete failed");
+    }
+    auto created = ctx.CreateTable("acct", "Gone");  // same name, new id
+    if (!created || !*created) return Fail(ErrorCode::kInternalError, {}, "create failed");
+    Entity e{"p", "3", {}, {}};
+    codes.push_back(outcome(ctx.PutEntity(old, e)));
+    codes.push_back(outcome(ctx.InsertEntity(old, e)));
+    return {};
+  });
+  REQUIRE(written);
+  CHECK(codes == std::vector<std::string>{"ok", "ok", "TableNotFound", "TableNotFound"});
+}
+
 }  // namespace
 }  // namespace malachite::storage
