@@ -163,6 +163,7 @@ asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
     AdminContext context{!shared.stopping.load(), &shared.service.traffic(),
                          shared.jobs != nullptr ? shared.data : nullptr, &shared.service.insight()};
     context.access = shared.admin_access;
+    context.store = &shared.store;
     if (HandleAdminRequest(exchange.request, context, exchange.response, &job) ==
         AdminAnswer::kAnswered) {
       if (job) {
