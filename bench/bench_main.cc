@@ -58,8 +58,8 @@ void PrintHeader(bool reference) {
   std::printf("%-11s %5s %9s %10s %8s %8s %10s %9s", "row", "conns", "ops/s", "items/s", "p50 ms",
               "p99 ms", "CPU/op", "items/CPUs");
   if (reference) {
-    std::printf(" | %9s %8s %10s | %8s %8s", "ref ops/s", "ref p50", "ref CPU/op", "x ops/s",
-                "x CPU/op");
+    std::printf(" | %9s %8s %8s %10s | %8s %8s", "ref ops/s", "ref p50", "ref p99", "ref CPU/op",
+                "x ops/s", "x CPU/op");
   }
   std::printf("\n");
 }
@@ -81,9 +81,9 @@ void PrintRow(Scenario scenario, int connections, Measured& m, Measured* ref) {
                     (*m.cpu_seconds / r.ops) / (*ref->cpu_seconds / q.ops));
       cpu_ratio = buffer;
     }
-    std::printf(" | %9.0f %8.3f %10s | %8.2f %8s", PerSecond(q.ops, q),
-                q.latencies.Percentile(50) / 1e3, CpuPerOp(*ref).c_str(), ops_ratio,
-                cpu_ratio.c_str());
+    std::printf(" | %9.0f %8.3f %8.3f %10s | %8.2f %8s", PerSecond(q.ops, q),
+                q.latencies.Percentile(50) / 1e3, q.latencies.Percentile(99) / 1e3,
+                CpuPerOp(*ref).c_str(), ops_ratio, cpu_ratio.c_str());
   }
   std::printf("\n");
   if (!r.first_error.empty()) std::printf("    first error: %s\n", r.first_error.c_str());

@@ -40,21 +40,30 @@ void GroupWriter::Submit(WriteFn fn, WriteDone done) {
 }
 
 std::optional<Result<void>> GroupWriter::TryWrite(WriteFn& fn) {
-  if (!allow_inline_) return std::nullopt;
+  auto results = TryWriteGroup(std::span<WriteFn>(&fn, 1));
+  if (!results) return std::nullopt;
+  return std::move(results->front());  // a group of one always runs its one request
+}
+
+std::optional<std::vector<Result<void>>> GroupWriter::TryWriteGroup(std::span<WriteFn> fns) {
+  if (!allow_inline_ || fns.empty()) return std::nullopt;
   std::unique_lock<std::mutex> commit(commit_mu_, std::try_to_lock);
   if (!commit.owns_lock()) return std::nullopt;
   {
-    // Queued requests were there first: the writer thread takes them (and this one) in order.
+    // Queued requests were there first: the writer thread takes them (and these) in order.
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_ || !queue_.empty()) return std::nullopt;
   }
   std::vector<Item> batch;
-  batch.push_back(Item{std::move(fn), nullptr});
+  batch.reserve(fns.size());
+  for (WriteFn& fn : fns) batch.push_back(Item{std::move(fn), nullptr});
   std::vector<Result<void>> results;
   const std::uint64_t commits = commits_.load();  // only a commit_mu_ holder changes it
   CommitGroup(batch, results);
   if (commits_.load() != commits) inline_commits_.fetch_add(1);
-  return std::move(results.front());
+  // What the group had no room for goes back to the caller as it came.
+  for (std::size_t i = results.size(); i < batch.size(); ++i) fns[i] = std::move(batch[i].fn);
+  return results;
 }
 
 void GroupWriter::Stop() {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -44,6 +45,9 @@ class GroupWriter {
   // result (as Submit's `done` would get it). Otherwise returns nullopt and leaves `fn` as it was:
   // Submit it. Never blocks on another writer. REQUIRES: the caller holds no LMDB transaction.
   std::optional<Result<void>> TryWrite(WriteFn& fn);
+  // TryWrite for several requests at once (Store::TryWriteGroup): one commit, each request in
+  // its own nested transaction; a result shorter than `fns` leaves the rest untouched.
+  std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<WriteFn> fns);
   // Runs everything already queued, then joins the thread. Idempotent.
   void Stop();
   StoreStats Stats() const {

@@ -20,6 +20,9 @@ class LmdbStore final : public Store {
   Result<std::unique_ptr<ReadView>> Read() override;
   void Submit(WriteFn fn, WriteDone done) override;
   std::optional<Result<void>> TryWrite(WriteFn& fn) override { return writer_->TryWrite(fn); }
+  std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<WriteFn> fns) override {
+    return writer_->TryWriteGroup(fns);
+  }
   Result<void> Write(WriteFn fn) override;
   void WaitForReclaim() override;
   StoreStats Stats() const override;

@@ -11,8 +11,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/durability.h"
@@ -132,7 +134,7 @@ using WriteDone = std::function<void(Result<void>)>;
 struct StoreStats {
   std::uint64_t writes = 0;          // WriteFns run (user requests and background reclaim steps)
   std::uint64_t commits = 0;         // write transactions committed (one per group)
-  std::uint64_t inline_commits = 0;  // of those, groups of one committed by TryWrite
+  std::uint64_t inline_commits = 0;  // of those, groups committed by TryWrite/TryWriteGroup
   std::uint64_t syncs = 0;           // background flushes that synced something
 };
 
@@ -155,6 +157,12 @@ class Store {
   // Never blocks behind another writer; costs one LMDB commit without I/O wait, so an I/O thread
   // may call it. REQUIRES: the calling thread holds no ReadView.
   virtual std::optional<Result<void>> TryWrite(WriteFn& fn) = 0;
+  // TryWrite for several writes gathered by one caller: when it may commit inline (as TryWrite),
+  // runs fns[0], fns[1], ... in that order, each in its own nested transaction of one commit, and
+  // returns their results. A group that grows too big for one transaction stops early: the
+  // result has fewer entries than `fns`, and fns[result.size()...] are untouched (Submit them).
+  // Otherwise nullopt with every fn untouched. Same guarantees and REQUIRES as TryWrite.
+  virtual std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<WriteFn> fns) = 0;
   // TryWrite, else Submit and wait: for tests and tools, never on an I/O thread.
   virtual Result<void> Write(WriteFn fn) = 0;
   // Blocks until background reclamation of deleted tables has finished (tests).

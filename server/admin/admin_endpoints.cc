@@ -1,5 +1,7 @@
 #include "server/admin/admin_endpoints.h"
 
+#include <fmt/format.h>
+
 #include "server/admin/explorer_endpoints.h"
 #include "server/insight/insight_endpoints.h"
 #include "server/traffic/traffic_endpoints.h"
@@ -15,6 +17,28 @@ void Answer(Response& response, int status, std::string body) {
   response.headers.push_back({"Cache-Control", "no-cache"});
   response.body = std::move(body);
   response.body += '\n';
+}
+
+// The store's writer counters in Prometheus' text format: writes per commit shows how much the
+// group commit gathers under load; inline commits are lone writes that needed no hand-off.
+void AppendStoreMetrics(const storage::Store& store, std::string& out) {
+  const storage::StoreStats stats = store.Stats();
+  out += fmt::format(
+      "# HELP malachite_store_writes_total Write requests run by the store (user writes and "
+      "background reclaim steps).\n"
+      "# TYPE malachite_store_writes_total counter\n"
+      "malachite_store_writes_total {}\n"
+      "# HELP malachite_store_commits_total Write transactions committed (one per group).\n"
+      "# TYPE malachite_store_commits_total counter\n"
+      "malachite_store_commits_total {}\n"
+      "# HELP malachite_store_inline_commits_total Lone writes committed on the I/O thread that "
+      "read them.\n"
+      "# TYPE malachite_store_inline_commits_total counter\n"
+      "malachite_store_inline_commits_total {}\n"
+      "# HELP malachite_store_syncs_total Background flushes that synced committed writes.\n"
+      "# TYPE malachite_store_syncs_total counter\n"
+      "malachite_store_syncs_total {}\n",
+      stats.writes, stats.commits, stats.inline_commits, stats.syncs);
 }
 
 // The health probes (and 404 for unknown paths).
@@ -73,6 +97,9 @@ AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Re
     // /-/metrics: the bill's series after the traffic room's.
     if (path == "/-/metrics" && response.status == 200 && context.insight != nullptr) {
       AppendInsightMetrics(*context.insight, response.body);
+    }
+    if (path == "/-/metrics" && response.status == 200 && context.store != nullptr) {
+      AppendStoreMetrics(*context.store, response.body);
     }
     return AdminAnswer::kAnswered;
   }

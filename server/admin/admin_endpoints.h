@@ -12,6 +12,7 @@
 #include "server/http/message.h"
 #include "server/insight/insight.h"
 #include "server/traffic/traffic_control.h"
+#include "storage/store.h"
 
 namespace malachite::server {
 
@@ -29,6 +30,9 @@ struct AdminContext {
   // Who may use the endpoints other than the health probes (admin_access.h). Null: loopback
   // (and in-process) clients only.
   const AdminAccess* access = nullptr;
+  // The writer's counters, appended to /-/metrics (writes, group commits, inline commits,
+  // background syncs). Null: not reported.
+  const storage::Store* store = nullptr;
 };
 
 // The admin access rule, applied by HandleAdminRequest before any /-/ path is dispatched:

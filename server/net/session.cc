@@ -26,6 +26,7 @@
 #include "common/limits.h"
 #include "server/admin/admin_endpoints.h"
 #include "server/net/http_codec.h"
+#include "server/net/local_commit.h"
 #include "server/net/session_io.h"
 #include "server/pipeline/access_log.h"
 
@@ -163,6 +164,7 @@ asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
     AdminContext context{!shared.stopping.load(), &shared.service.traffic(),
                          shared.jobs != nullptr ? shared.data : nullptr, &shared.service.insight()};
     context.access = shared.admin_access;
+    context.store = &shared.store;
     if (HandleAdminRequest(exchange.request, context, exchange.response, &job) ==
         AdminAnswer::kAnswered) {
       if (job) {
@@ -176,14 +178,12 @@ asio::awaitable<void> Process(Exchange& exchange, SessionShared& shared) {
   try {
     shared.service.Handle(exchange);
     if (exchange.write) {
-      // A lone write commits right here when the writer idles (process durability): no hand-off
-      // to the writer thread and no wake-up back. Otherwise it joins the next group commit.
-      std::optional<Result<void>> result = shared.store.TryWrite(exchange.write);
-      if (!result) {
-        result = co_await AsyncSubmit(shared.store, std::move(exchange.write), asio::use_awaitable);
-      }
+      // Committed with the other writes this thread read in the same turn, on this thread when
+      // the store allows (local_commit.h), else by the writer thread.
+      Result<void> result =
+          co_await AsyncCommit(shared.store, std::move(exchange.write), asio::use_awaitable);
       exchange.write = nullptr;
-      shared.service.Complete(exchange, std::move(*result));
+      shared.service.Complete(exchange, std::move(result));
     }
   } catch (const std::exception& e) {
     // Service::Fail logs it (failure_log.h) with the request id.

@@ -1,13 +1,9 @@
-// The connection layer's building blocks below the request loop (internal to server/net):
-// awaiting the store's writer, the errors that end a connection quietly, draining a connection
-// answered early, the body budget's wait, and a connection's place in the registry of open
-// connections.
+// The connection layer's building blocks below the request loop (internal to server/net): the
+// errors that end a connection quietly, draining a connection answered early, the body budget's
+// wait, and a connection's place in the registry of open connections.
 #pragma once
 
-#include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <cstdint>
@@ -16,32 +12,8 @@
 
 #include "server/net/connection_registry.h"
 #include "server/net/http_codec.h"
-#include "storage/store.h"
 
 namespace malachite::server {
-
-// Submits `write` to the store's group-commit writer and completes on the awaiting coroutine's
-// executor (its connection's io_context) once the write is durable or failed. The writer thread
-// only posts.
-template <typename Token>
-auto AsyncSubmit(storage::Store& store, storage::WriteFn write, Token&& token) {
-  return boost::asio::async_initiate<Token, void(Result<void>)>(
-      [&store](auto handler, storage::WriteFn fn) {
-        using Handler = decltype(handler);
-        auto executor = boost::asio::get_associated_executor(handler);
-        // WriteDone is a std::function (copyable); the awaitable handler is move-only.
-        auto shared = std::make_shared<Handler>(std::move(handler));
-        auto work = std::make_shared<decltype(boost::asio::make_work_guard(executor))>(
-            boost::asio::make_work_guard(executor));
-        store.Submit(std::move(fn), [shared, work](Result<void> result) {
-          boost::asio::post(work->get_executor(),
-                            [shared, work, result = std::move(result)]() mutable {
-                              std::move (*shared)(std::move(result));
-                            });
-        });
-      },
-      token, std::move(write));
-}
 
 // Errors after which nobody is left to answer. Not partial_message: a client that half-closed
 // after a truncated request (fewer body bytes than its Content-Length) still reads, and gets

@@ -1,7 +1,9 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/support/store_fixture.h"
 
@@ -140,6 +142,56 @@ TEST_CASE(
   CHECK(after.inline_commits - before.inline_commits == 1);  // the failed one committed nothing
   CHECK(after.writes - before.writes == 2);
   CHECK(f.Keys(t) == std::vector<std::string>{"p/a"});
+}
+
+TEST_CASE(
+    "group_writer: TryWriteGroup commits several writes inline in order, in one commit, each "
+    "rolling back alone",
+    "[storage]") {
+  StoreFixture f({.durability = Durability::kProcess});
+  TableInfo t = f.CreateTable("acct", "Group");
+  StoreStats before = f.store().Stats();
+  const auto caller = std::this_thread::get_id();
+  std::vector<std::string> order;
+  auto put = [&](std::string rk) {
+    return WriteFn([&, rk](WriteContext& ctx) -> Result<void> {
+      order.push_back(rk);
+      CHECK(std::this_thread::get_id() == caller);
+      return ctx.PutEntity(t, Entity{"p", rk, ctx.NextTimestamp(), {}});
+    });
+  };
+  // The second request writes, then fails: its write must not survive; its neighbours' must.
+  WriteFn fail = [&](WriteContext& ctx) -> Result<void> {
+    order.push_back("fail");
+    auto ok = ctx.PutEntity(t, Entity{"p", "fail", ctx.NextTimestamp(), {}});
+    if (!ok) return ok;
+    return Fail(ErrorCode::kEntityAlreadyExists);
+  };
+  std::vector<WriteFn> fns{put("a"), std::move(fail), put("c")};
+  auto results = f.store().TryWriteGroup(fns);
+  REQUIRE(results);
+  REQUIRE(results->size() == 3);
+  CHECK((*results)[0]);
+  REQUIRE_FALSE((*results)[1]);
+  CHECK((*results)[1].error().code == ErrorCode::kEntityAlreadyExists);
+  CHECK((*results)[2]);
+  CHECK(order == std::vector<std::string>{"a", "fail", "c"});
+  StoreStats after = f.store().Stats();
+  CHECK(after.commits - before.commits == 1);
+  CHECK(after.inline_commits - before.inline_commits == 1);
+  CHECK(after.writes - before.writes == 3);
+  CHECK(f.Keys(t) == std::vector<std::string>{"p/a", "p/c"});
+
+  // Declined (full durability: a commit waits for its fsync): nothing runs, every fn untouched.
+  StoreFixture full({.durability = Durability::kFull});
+  bool called = false;
+  std::vector<WriteFn> declined{[&](WriteContext&) -> Result<void> {
+    called = true;
+    return {};
+  }};
+  CHECK_FALSE(full.store().TryWriteGroup(declined));
+  CHECK_FALSE(called);
+  CHECK(declined.front());
 }
 
 TEST_CASE(
