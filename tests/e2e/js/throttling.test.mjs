@@ -119,18 +119,28 @@ test("throttling: a query counts every entity it scans, and the partition waits 
   await retrying.createTable();
   const chunks = Array.from({ length: 15 }, (_, i) => i * 100);
   await forEachLimit(chunks, 4, (first) => retrying.submitTransaction(upserts("scan", first, 100)));
-  await new Promise((r) => setTimeout(r, 1200));  // the partition's bucket refills (2,000/s)
 
   const client = server.tableClient(name);
-  const before = await scannedSoFar();
   const filter = odata`PartitionKey eq ${"scan"} and Missing eq 1`;
-  for (let i = 0; i < 2; i++) {
-    const page = await client.listEntities({ queryOptions: { filter } }).byPage().next();
-    assert.equal(page.value.length, 0);  // 1,500 scanned, none returned
+  // 3,000 entities charged against a burst of 2,000: the partition is in debt until ~0.5 s after
+  // the first scan. A loaded machine may spend that long between the requests: then the attempt
+  // says nothing either way and is made again; an answer within the window must be the 503.
+  for (let attempt = 1; ; attempt++) {
+    await new Promise((r) => setTimeout(r, 1200));  // the partition's bucket refills (2,000/s)
+    const before = await scannedSoFar();
+    const started = performance.now();
+    for (let i = 0; i < 2; i++) {
+      const page = await client.listEntities({ queryOptions: { filter } }).byPage().next();
+      assert.equal(page.value.length, 0);  // 1,500 scanned, none returned
+    }
+    const answer = await outcome(client.getEntity("scan", "r000001"));
+    const elapsed = performance.now() - started;
+    assert.equal(await scannedSoFar(), before + 3000);
+    if (answer === "503 ServerBusy") break;
+    if (elapsed < 450 || attempt === 3) {
+      assert.equal(answer, "503 ServerBusy", `the read ${elapsed.toFixed(0)} ms after the scans began`);
+    }
   }
-  assert.equal(await scannedSoFar(), before + 3000);
-  // 3,000 entities charged against a burst of 2,000: the partition is in debt for ~0.5 s.
-  assert.equal(await outcome(client.getEntity("scan", "r000001")), "503 ServerBusy");
   await new Promise((r) => setTimeout(r, 700));
   assert.equal(await outcome(client.getEntity("scan", "r000001")), "ok");
 });
