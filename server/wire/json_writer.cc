@@ -1,8 +1,12 @@
 #include "server/wire/json_writer.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -18,52 +22,122 @@ void AppendJsonString(std::string& out, std::string_view text) {
 
 namespace {
 
-// True when one of the 8 bytes at `p` is below 0x20, '"' or '\\' (the bytes JSON escapes), by
-// the classic SWAR tests: a byte b < n sets its high bit in (x - n*ones) & ~x.
-bool NeedsEscape8(const char* p) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  std::uint64_t x;
-  std::memcpy(&x, p, sizeof x);
-  const auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  return (((x - kOnes * 0x20) & ~x & kHighs) | has_zero(x ^ (kOnes * '"')) |
-          has_zero(x ^ (kOnes * '\\'))) != 0;
+// JSON escapes '"', '\\' and the control characters below 0x20; every other byte, UTF-8
+// sequences included (U+2028 too), is copied as is.
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at `p` needs escaping.
+unsigned EscapeMask16(const char* p) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i low = _mm_set1_epi8(0x1f);
+  const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(x, low), low);  // x <= 0x1f
+  const __m128i quote = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
+  const __m128i backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))));
+}
+
+// The index of the first byte at or after `i` that needs escaping, or text.size(). Plain text is
+// tested sixteen bytes per step; a tail shorter than that is tested in one step too, by loading
+// the last sixteen bytes again (overlapping) or, for a short string, a padded copy, so no read
+// goes past the string.
+std::size_t NextEscape(std::string_view text, std::size_t i) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  for (; n - i >= 16; i += 16) {
+    if (const unsigned mask = EscapeMask16(p + i); mask != 0) return i + __builtin_ctz(mask);
+  }
+  const std::size_t rest = n - i;
+  if (rest == 0) return n;
+  unsigned mask;
+  if (n >= 16) {
+    mask = EscapeMask16(p + n - 16) >> (16 - rest);
+  } else {
+    char block[16];
+    std::memset(block, 'a', sizeof block);
+    std::memcpy(block, p + i, rest);
+    mask = EscapeMask16(block);
+  }
+  return mask == 0 ? n : i + __builtin_ctz(mask);
+}
+#else
+std::size_t NextEscape(std::string_view text, std::size_t i) {
+  const auto plain = [](unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; };
+  while (i < text.size() && plain(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+#endif
+
+// Appends the escape sequence of `c`. REQUIRES: `c` needs escaping.
+void AppendEscape(std::string& out, unsigned char c) {
+  if (c == '"' || c == '\\') {
+    const char pair[2] = {'\\', static_cast<char>(c)};
+    out.append(pair, 2);
+  } else if (c == '\n') {
+    out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
+  } else if (c == '\r') {
+    out.append("\\r");
+  } else if (c == '\t') {
+    out.append("\\t");
+  } else {
+    out.append("\\u00");
+    const char byte = static_cast<char>(c);
+    AppendHex(out, std::string_view(&byte, 1));
+  }
+}
+
+// std::to_chars(value) for the common doubles that are short decimals, without its general
+// algorithm: writes it at `buf` (room for 32) and returns its length, or 0 when `value` is not
+// one of them. Why the output is the same: for 1e-3 <= |value| < 1e5 to_chars picks fixed
+// notation (never longer than the exponent form there) with the fewest digits that parse back to
+// `value`. With k <= 9 fraction digits, m = round(|value| * 10^k) < 2^53 is exact, and m / 10^k
+// (a correctly rounded division of exact operands) equals |value| exactly when the k-digit
+// decimal parses back to it; no other k-digit decimal does, since |value|'s ulp (<= 2^-36) is
+// below 10^-k. So the smallest such k gives to_chars' digits.
+std::size_t PutShortDecimal(double value, char* buf) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  static constexpr std::uint64_t kIntPow10[] = {1,      10,      100,      1000,      10000,
+                                                100000, 1000000, 10000000, 100000000, 1000000000};
+  const double magnitude = std::fabs(value);
+  if (!(magnitude >= 1e-3 && magnitude < 1e5)) return 0;
+  for (int k = 0; k <= 9; ++k) {
+    const double m = std::round(magnitude * kPow10[k]);
+    if (m / kPow10[k] != magnitude) continue;
+    const auto digits = static_cast<std::uint64_t>(m);
+    char* p = buf;
+    if (value < 0) *p++ = '-';
+    p = std::to_chars(p, p + 8, digits / kIntPow10[k]).ptr;
+    if (k > 0) {
+      *p++ = '.';
+      std::uint64_t fraction = digits % kIntPow10[k];
+      for (int i = k - 1; i >= 0; --i, fraction /= 10) p[i] = static_cast<char>('0' + fraction % 10);
+      p += k;
+    }
+    return static_cast<std::size_t>(p - buf);
+  }
+  return 0;
 }
 
 }  // namespace
 
 void AppendJsonEscaped(std::string& out, std::string_view text) {
-  // Copy runs of bytes that need no escaping in one append; plain text is checked eight bytes at
-  // a time.
+  // Runs of bytes that need no escaping are appended whole.
   std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    while (text.size() - i >= 8 && !NeedsEscape8(text.data() + i)) i += 8;
-    if (i == text.size()) break;
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  for (std::size_t i = NextEscape(text, 0); i < text.size(); i = NextEscape(text, run)) {
     out.append(text.data() + run, i - run);
+    AppendEscape(out, static_cast<unsigned char>(text[i]));
     run = i + 1;
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c == '\n') {
-      out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
-    } else if (c == '\r') {
-      out.append("\\r");
-    } else if (c == '\t') {
-      out.append("\\t");
-    } else {
-      out.append("\\u00");
-      AppendHex(out, text.substr(i, 1));
-    }
   }
   out.append(text.data() + run, text.size() - run);
 }
 
 void AppendJsonDouble(std::string& out, double value) {
   char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  const std::string_view text(buf, ec == std::errc() ? end - buf : 0);
+  std::size_t len = PutShortDecimal(value, buf);
+  if (len == 0) {
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    len = ec == std::errc() ? end - buf : 0;
+  }
+  const std::string_view text(buf, len);
   out.append(text);
   // Azure: spec §5.2 — integral doubles keep a ".0" so Python/.NET read them back as Double.
   if (text.find_first_of(".en") == std::string_view::npos) out.append(".0");
