@@ -11,7 +11,7 @@ namespace malachite::odata {
 namespace {
 
 // Applies `op` to a three-way result.
-bool FromOrder(int order, CompareOp op) {
+inline bool FromOrder(int order, CompareOp op) {
   switch (op) {
     case CompareOp::kEq:
       return order == 0;

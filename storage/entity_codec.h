@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/entity.h"
+#include "common/function_ref.h"
 #include "common/error.h"
 #include "storage/store.h"
 
@@ -24,19 +25,27 @@ std::string EncodeEntityRecord(const Entity& entity);
 // lives as long as the bytes it was parsed from.
 class EntityRecord {
  public:
+  // An empty record (no properties, timestamp 0), to be pointed at bytes with Reset.
+  EntityRecord() = default;
+
   // Checks the version and header size. Errors: kInternalError (unknown version, truncated).
   static Result<EntityRecord> Parse(std::string_view bytes);
+  // Parse without building an error, for scans that point one record at row after row: false
+  // (and the record unchanged or partly set: do not use it) where Parse fails.
+  bool Reset(std::string_view bytes);
 
   DateTime timestamp() const { return timestamp_; }
-  // The property `name` (case-sensitive) or nullopt; walks the record without allocating.
+  // The property `name` (case-sensitive) or nullopt; walks the record without allocating, steps
+  // over the values of the properties before it by their encoded lengths without decoding them.
   // A malformed record reads as having no further properties.
   std::optional<PropertyView> Find(std::string_view name) const;
+  // Calls visit(name, value) for each property in stored order; the views live as long as the
+  // record's bytes. False when the record is malformed (after visiting the readable prefix).
+  bool ForEach(FunctionRef<void(std::string_view, const PropertyView&)> visit) const;
   // Appends every property to *out. Errors: kInternalError for a malformed record.
   Result<void> DecodeProperties(std::vector<Property>* out) const;
 
  private:
-  EntityRecord(std::string_view props, std::uint64_t count, DateTime ts)
-      : props_(props), count_(count), timestamp_(ts) {}
   std::string_view props_;  // the property list, after the header
   std::uint64_t count_ = 0;
   DateTime timestamp_;

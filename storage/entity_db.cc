@@ -62,7 +62,7 @@ Result<bool> EntityDb::Delete(MDB_txn* txn, std::string_view key) const {
   return true;
 }
 
-Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, const Visitor& visit) const {
+Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, Visitor visit) const {
   std::string_view start = range.start, stop = range.stop;
   if (start >= stop) return {};
   auto cursor = LmdbCursor::Open(txn, dbi_);
@@ -71,6 +71,8 @@ Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, const Visit
   MDB_val k = ToVal(start.substr(0, kBucketKeyBytes)), v{};
   std::vector<BucketEntry> entries;
   std::string full_key;
+  // Keys come in increasing order: once one is >= start, every later one is too.
+  bool past_start = false;
   for (auto found = cursor->Get(MDB_SET_RANGE, &k, &v);; found = cursor->Get(MDB_NEXT, &k, &v)) {
     if (!found) return tl::unexpected<Error>(found.error());
     if (!*found) return {};
@@ -78,7 +80,8 @@ Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, const Visit
     // Every key of a bucket >= stop is itself >= stop (see overflow_bucket.h).
     if (key >= stop) return {};
     if (!IsLongKey(key)) {
-      if (key >= start && !visit(key, FromVal(v))) return {};
+      past_start = past_start || key >= start;
+      if (past_start && !visit(key, FromVal(v))) return {};
       continue;
     }
     if (!ParseBucket(FromVal(v), &entries)) return Corrupt(key);

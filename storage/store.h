@@ -20,6 +20,7 @@
 #include "common/durability.h"
 #include "common/entity.h"
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "common/key_range.h"
 #include "common/property_view.h"
 
@@ -78,7 +79,7 @@ class ReadView {
   // Entities of `table` inside `range` in key order. `visit` returns false to stop; the view it
   // gets lives until it returns.
   virtual Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
-                                    const std::function<bool(const EntityView&)>& visit) = 0;
+                                    FunctionRef<bool(const EntityView&)> visit) = 0;
   // The ACL record of `table` as last written by WriteContext::SetTableAcl (opaque bytes: the
   // server decides the encoding), or nullopt when none was ever set.
   virtual Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) = 0;

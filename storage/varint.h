@@ -35,6 +35,11 @@ class Reader {
     return true;
   }
   bool Varint(std::uint64_t* out) {
+    if (!p_.empty() && (static_cast<std::uint8_t>(p_[0]) & 0x80) == 0) {  // one byte: most
+      *out = static_cast<std::uint8_t>(p_[0]);
+      p_.remove_prefix(1);
+      return true;
+    }
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64 && !p_.empty(); shift += 7) {
       auto c = static_cast<std::uint8_t>(p_[0]);
@@ -50,6 +55,11 @@ class Reader {
   bool Bytes(std::uint64_t n, std::string_view* out) {
     if (n > p_.size()) return false;
     *out = p_.substr(0, n);
+    p_.remove_prefix(n);
+    return true;
+  }
+  bool Skip(std::uint64_t n) {
+    if (n > p_.size()) return false;
     p_.remove_prefix(n);
     return true;
   }

@@ -94,9 +94,7 @@ std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
   if (name == "PartitionKey") return StringView(view_.partition_key());
   if (name == "RowKey") return StringView(view_.row_key());
   if (name == "Timestamp") return SystemProperty(name, {}, {}, view_.timestamp());
-  const auto property = view_.GetProperty(name);
-  if (!property) return std::nullopt;
-  return PropertyView{property->type, property->integer, property->number, property->bytes};
+  return view_.GetProperty(name);
 }
 
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
