@@ -137,8 +137,7 @@ std::string FormatIso8601(DateTime t) {
   return out;
 }
 
-void AppendIso8601(std::string& out, DateTime t) {
-  char buf[28];
+std::size_t PutIso8601(char* buf, DateTime t) {
   const int fraction = PutIsoSeconds(buf, t);
   std::size_t len = 19;
   if (fraction != 0) {
@@ -148,7 +147,12 @@ void AppendIso8601(std::string& out, DateTime t) {
     while (buf[len - 1] == '0') --len;  // Azure: spec §3 — trailing zeros trimmed.
   }
   buf[len++] = 'Z';
-  out.append(buf, len);
+  return len;
+}
+
+void AppendIso8601(std::string& out, DateTime t) {
+  char buf[kIso8601MaxChars];
+  out.append(buf, PutIso8601(buf, t));
 }
 
 std::string FormatIso8601Fixed7(DateTime t) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,9 @@ std::optional<DateTime> ParseIso8601(std::string_view text);
 std::string FormatIso8601(DateTime t);
 // Appends FormatIso8601(t) to `out` without a temporary string (rendering hot path).
 void AppendIso8601(std::string& out, DateTime t);
+// Writes FormatIso8601(t) at `buf` and returns its length (at most kIso8601MaxChars).
+inline constexpr std::size_t kIso8601MaxChars = 28;
+std::size_t PutIso8601(char* buf, DateTime t);
 // `yyyy-MM-ddTHH:mm:ss.fffffffZ` with all 7 digits, as in error messages' "Time:" line.
 std::string FormatIso8601Fixed7(DateTime t);
 

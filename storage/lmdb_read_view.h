@@ -21,6 +21,7 @@ class LmdbEntityView final : public EntityView {
   bool Reset(std::string_view key, std::string_view record) {
     key_ = key;
     keys_decoded_ = false;
+    record_bytes_ = record;
     return record_.Reset(record);
   }
 
@@ -37,6 +38,7 @@ class LmdbEntityView final : public EntityView {
     return record_.Find(name);
   }
   Entity Decode() const override;
+  std::string_view EncodedRecord() const override { return record_bytes_; }
   // True when the keys were read and the key bytes were malformed.
   bool key_error() const { return key_error_; }
 
@@ -44,6 +46,7 @@ class LmdbEntityView final : public EntityView {
   void DecodeKeys() const;
 
   std::string_view key_;
+  std::string_view record_bytes_;
   mutable bool keys_decoded_ = false;
   mutable bool key_error_ = false;
   mutable std::string pk_;

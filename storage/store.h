@@ -59,6 +59,9 @@ class EntityView {
   virtual std::optional<PropertyView> GetProperty(std::string_view name) const = 0;
   // A full copy, independent of LMDB memory.
   virtual Entity Decode() const = 0;
+  // The entity's stored record (storage/FORMAT.md, "Entity records", read with EntityRecord),
+  // without the keys; lives as the view does.
+  virtual std::string_view EncodedRecord() const = 0;
 };
 
 // A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.

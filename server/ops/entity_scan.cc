@@ -45,15 +45,17 @@ class PageBuilder {
           KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
       return false;
     }
-    if (plan_.Matches(ViewSource(entity))) page_.entities.push_back(entity.Decode());
+    if (plan_.Matches(ViewSource(entity))) {
+      page_.entities.Add(entity.partition_key(), entity.row_key(), entity.EncodedRecord());
+    }
     return true;
   }
-  bool Visit(Entity&& entity) {
+  bool Visit(const Entity& entity) {
     if (Stop()) {
       page_.next = KeyBound{entity.partition_key, entity.row_key, true};
       return false;
     }
-    if (plan_.Matches(EntitySource(entity))) page_.entities.push_back(std::move(entity));
+    if (plan_.Matches(EntitySource(entity))) page_.entities.Add(entity);
     return true;
   }
 
@@ -112,7 +114,7 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
       // A single key: one B-tree lookup instead of a cursor.
       auto entity = view.GetEntity(table, range.lower->partition_key, *range.lower->row_key);
       if (!entity) return tl::unexpected(entity.error());
-      if (entity->has_value() && !builder.Visit(std::move(**entity))) break;
+      if (entity->has_value() && !builder.Visit(**entity)) break;
       continue;
     }
     bool stopped = false;

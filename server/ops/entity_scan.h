@@ -17,6 +17,7 @@
 #include "odata/filter.h"
 #include "odata/planner.h"
 #include "storage/store.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::server {
 
@@ -27,7 +28,7 @@ struct ScanLimits {
 
 // One page.
 struct EntityPage {
-  std::vector<Entity> entities;  // matches in key order
+  storage::StoredEntities entities;  // matches in key order, as stored
   // Where the next page starts (inclusive, row key set): the first entity not examined. Unset
   // when the plan's ranges are exhausted.
   std::optional<KeyBound> next;

@@ -1,5 +1,6 @@
 #include "server/wire/json_writer.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -14,17 +15,18 @@
 
 namespace malachite::server {
 
-void AppendJsonString(std::string& out, std::string_view text) {
-  out.push_back('"');
-  AppendJsonEscaped(out, text);
-  out.push_back('"');
-}
-
 namespace {
 
 // JSON escapes '"', '\\' and the control characters below 0x20; every other byte, UTF-8
 // sequences included (U+2028 too), is copied as is.
 #if defined(__SSE2__)
+constexpr std::array<bool, 256> kEscaped = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = table['\\'] = true;
+  return table;
+}();
+
 // Bit i set when byte i of the 16 at `p` needs escaping.
 unsigned EscapeMask16(const char* p) {
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -38,8 +40,8 @@ unsigned EscapeMask16(const char* p) {
 
 // The index of the first byte at or after `i` that needs escaping, or text.size(). Plain text is
 // tested sixteen bytes per step; a tail shorter than that is tested in one step too, by loading
-// the last sixteen bytes again (overlapping) or, for a short string, a padded copy, so no read
-// goes past the string.
+// the last sixteen bytes again (overlapping), so no read goes past the string; a string shorter
+// than sixteen bytes is looked up byte by byte.
 std::size_t NextEscape(std::string_view text, std::size_t i) {
   const char* p = text.data();
   const std::size_t n = text.size();
@@ -48,15 +50,11 @@ std::size_t NextEscape(std::string_view text, std::size_t i) {
   }
   const std::size_t rest = n - i;
   if (rest == 0) return n;
-  unsigned mask;
-  if (n >= 16) {
-    mask = EscapeMask16(p + n - 16) >> (16 - rest);
-  } else {
-    char block[16];
-    std::memset(block, 'a', sizeof block);
-    std::memcpy(block, p + i, rest);
-    mask = EscapeMask16(block);
+  if (n < 16) {  // too short to load sixteen bytes: a table lookup per byte
+    while (i < n && !kEscaped[static_cast<unsigned char>(p[i])]) ++i;
+    return i;
   }
+  const unsigned mask = EscapeMask16(p + n - 16) >> (16 - rest);
   return mask == 0 ? n : i + __builtin_ctz(mask);
 }
 #else
@@ -100,7 +98,8 @@ std::size_t PutShortDecimal(double value, char* buf) {
   const double magnitude = std::fabs(value);
   if (!(magnitude >= 1e-3 && magnitude < 1e5)) return 0;
   for (int k = 0; k <= 9; ++k) {
-    const double m = std::round(magnitude * kPow10[k]);
+    // Rounds half up; magnitude * 10^k < 1e14 fits an integer.
+    const auto m = static_cast<double>(static_cast<std::uint64_t>(magnitude * kPow10[k] + 0.5));
     if (m / kPow10[k] != magnitude) continue;
     const auto digits = static_cast<std::uint64_t>(m);
     char* p = buf;
@@ -118,6 +117,12 @@ std::size_t PutShortDecimal(double value, char* buf) {
 }
 
 }  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out.push_back('"');
+  AppendJsonEscaped(out, text);
+  out.push_back('"');
+}
 
 void AppendJsonEscaped(std::string& out, std::string_view text) {
   // Runs of bytes that need no escaping are appended whole.
@@ -170,14 +175,31 @@ void AppendEntityPath(std::string& out, std::string_view table, std::string_view
 }
 
 void AppendETagJson(std::string& out, DateTime t) {
-  out.append("\"W/\\\"datetime'");
-  const std::size_t start = out.size();
-  AppendIso8601(out, t);
-  // Azure: spec §3 — ':' percent-encoded as in FormatETag; the ISO text has exactly two.
-  for (std::size_t i = start; i < out.size(); ++i) {
-    if (out[i] == ':') out.replace(i, 1, "%3A");
-  }
-  out.append("'\\\"\"");
+  char iso[kIso8601MaxChars];
+  AppendETagJson(out, std::string_view(iso, PutIso8601(iso, t)));
+}
+
+void AppendETagJson(std::string& out, std::string_view iso8601) {
+  // Azure: spec §3 — ':' percent-encoded as in FormatETag. PutIso8601 writes
+  // "yyyy-MM-ddTHH:mm:ss[.fffffff]Z": the two colons are at offsets 13 and 16. The literal parts
+  // have fixed sizes, so the text is assembled in a buffer and appended once.
+  constexpr std::string_view kOpen = "\"W/\\\"datetime'";
+  constexpr std::string_view kClose = "'\\\"\"";
+  char buf[kOpen.size() + kIso8601MaxChars + 4 + kClose.size()];
+  char* p = buf;
+  const auto put = [&p](std::string_view part) {
+    std::memcpy(p, part.data(), part.size());
+    p += part.size();
+  };
+  put(kOpen);
+  std::memcpy(p, iso8601.data(), 13);
+  std::memcpy(p + 13, "%3A", 3);
+  std::memcpy(p + 16, iso8601.data() + 14, 2);
+  std::memcpy(p + 18, "%3A", 3);
+  p += 21;
+  put(iso8601.substr(17));
+  put(kClose);
+  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 void JsonMembers::Comma() {
@@ -196,6 +218,11 @@ void JsonMembers::AnnotationKey(std::string_view name) {
   AppendJsonString(out_, name);
   out_.pop_back();  // reopen the string literal
   out_.append("@odata.type\":");
+}
+
+void JsonMembers::LiteralKey(std::string_view literal) {
+  Comma();
+  out_.append(literal);
 }
 
 void JsonMembers::String(std::string_view name, std::string_view value) {
