@@ -115,21 +115,21 @@ void AppendEntityAnnotations(JsonMembers& m, const EntityJsonSource& e, std::str
   std::string& out = m.out();
   const bool full = level == MetadataLevel::kFull;
   if (full) {
-    m.LiteralKey("\"odata.type\":\"");
+    m.LiteralKey(",\"odata.type\":\"");
     AppendJsonEscaped(out, where.account);
     out.push_back('.');
     AppendJsonEscaped(out, where.table);
     out.push_back('"');
-    m.LiteralKey("\"odata.id\":\"");
+    m.LiteralKey(",\"odata.id\":\"");
     AppendJsonEscaped(out, where.base_url);
     out.push_back('/');
     AppendEntityPath(out, where.table, e.partition_key(), e.row_key());
     out.push_back('"');
   }
-  m.LiteralKey("\"odata.etag\":");
+  m.LiteralKey(",\"odata.etag\":");
   AppendETagJson(out, iso);
   if (full) {
-    m.LiteralKey("\"odata.editLink\":\"");
+    m.LiteralKey(",\"odata.editLink\":\"");
     AppendEntityPath(out, where.table, e.partition_key(), e.row_key());
     out.push_back('"');
   }
@@ -140,27 +140,34 @@ void AppendEntityAnnotations(JsonMembers& m, const EntityJsonSource& e, std::str
 void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
                       const EntityLocation& where, const Selection& select,
                       bool with_metadata_url) {
+  Iso8601Writer timestamps;
+  AppendEntityJson(out, entity, level, where, select, with_metadata_url, timestamps);
+}
+
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select, bool with_metadata_url,
+                      Iso8601Writer& timestamps) {
   out.push_back('{');
   JsonMembers m(out);
   const bool annotate = level != MetadataLevel::kNone;
   // The Timestamp is formatted once, for the ETag and the Timestamp property.
   char iso_buf[kIso8601MaxChars];
-  const std::string_view iso(iso_buf, PutIso8601(iso_buf, entity.timestamp()));
+  const std::string_view iso(iso_buf, timestamps.Put(iso_buf, entity.timestamp()));
   if (annotate) {
     if (with_metadata_url) AppendMetadataUrl(m, where, "/@Element");
     AppendEntityAnnotations(m, entity, iso, level, where);
   }
   if (Selected(select, "PartitionKey")) {
-    m.LiteralKey("\"PartitionKey\":");
+    m.LiteralKey(",\"PartitionKey\":");
     AppendJsonString(out, entity.partition_key());
   }
   if (Selected(select, "RowKey")) {
-    m.LiteralKey("\"RowKey\":");
+    m.LiteralKey(",\"RowKey\":");
     AppendJsonString(out, entity.row_key());
   }
   if (Selected(select, "Timestamp")) {
-    if (level == MetadataLevel::kFull) m.LiteralKey("\"Timestamp@odata.type\":\"Edm.DateTime\"");
-    m.LiteralKey("\"Timestamp\":\"");
+    if (level == MetadataLevel::kFull) m.LiteralKey(",\"Timestamp@odata.type\":\"Edm.DateTime\"");
+    m.LiteralKey(",\"Timestamp\":\"");
     out.append(iso).push_back('"');
   }
   if (select.all) {
@@ -215,13 +222,13 @@ EntityFeedWriter::EntityFeedWriter(MetadataLevel level, const EntityLocation& wh
   out_.push_back('{');
   JsonMembers m(out_);
   if (level != MetadataLevel::kNone) AppendMetadataUrl(m, where, "");
-  m.LiteralKey("\"value\":[");
+  m.LiteralKey(",\"value\":[");
 }
 
 void EntityFeedWriter::Add(const EntityJsonSource& entity) {
   if (!first_) out_.push_back(',');
   first_ = false;
-  AppendEntityJson(out_, entity, level_, where_, select_, false);
+  AppendEntityJson(out_, entity, level_, where_, select_, false, timestamps_);
 }
 
 std::string EntityFeedWriter::Finish() {

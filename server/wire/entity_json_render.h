@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/datetime.h"
 #include "common/entity.h"
 #include "common/function_ref.h"
 #include "common/property_view.h"
@@ -46,6 +47,10 @@ void AppendEntityJson(std::string& out, const EntityJsonSource& entity, Metadata
                       const EntityLocation& where, const Selection& select, bool with_metadata_url);
 void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
                       const EntityLocation& where, const Selection& select, bool with_metadata_url);
+// The same, formatting the Timestamp with `timestamps` (for a feed: one for all its entities).
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select, bool with_metadata_url,
+                      Iso8601Writer& timestamps);
 
 // Appends the entity's data as one JSON object, without OData metadata: PartitionKey, RowKey,
 // Timestamp (with its Edm.DateTime annotation) when `with_timestamp`, then every property in
@@ -70,6 +75,7 @@ class EntityFeedWriter {
   MetadataLevel level_;
   const EntityLocation& where_;
   const Selection& select_;
+  Iso8601Writer timestamps_;
   bool first_ = true;
 };
 

@@ -83,9 +83,9 @@ void AppendEscape(std::string& out, unsigned char c) {
   }
 }
 
-// std::to_chars(value) for the common doubles that are short decimals, without its general
-// algorithm: writes it at `buf` (room for 32) and returns its length, or 0 when `value` is not
-// one of them. Why the output is the same: for 1e-3 <= |value| < 1e5 to_chars picks fixed
+// AppendJsonDouble's text (std::to_chars(value), with ".0" when integral) for the common doubles
+// that are short decimals, without to_chars' general algorithm: writes it at `buf` (room for 32)
+// and returns its length, or 0 when `value` is not one of them. Why the output is the same: for 1e-3 <= |value| < 1e5 to_chars picks fixed
 // notation (never longer than the exponent form there) with the fewest digits that parse back to
 // `value`. With k <= 9 fraction digits, m = round(|value| * 10^k) < 2^53 is exact, and m / 10^k
 // (a correctly rounded division of exact operands) equals |value| exactly when the k-digit
@@ -105,8 +105,10 @@ std::size_t PutShortDecimal(double value, char* buf) {
     char* p = buf;
     if (value < 0) *p++ = '-';
     p = std::to_chars(p, p + 8, digits / kIntPow10[k]).ptr;
-    if (k > 0) {
-      *p++ = '.';
+    *p++ = '.';
+    if (k == 0) {
+      *p++ = '0';  // Azure: spec §5.2 — as AppendJsonDouble's ".0" for integral values
+    } else {
       std::uint64_t fraction = digits % kIntPow10[k];
       for (int i = k - 1; i >= 0; --i, fraction /= 10) p[i] = static_cast<char>('0' + fraction % 10);
       p += k;
@@ -116,9 +118,27 @@ std::size_t PutShortDecimal(double value, char* buf) {
   return 0;
 }
 
+// Appends open, text and close with one append when `text` is short and needs no escaping (most
+// keys and many values), where separate appends would each check the capacity and call memcpy.
+// `open` and `close` are at most two bytes. False, with nothing appended, otherwise.
+bool AppendPlainQuoted(std::string& out, std::string_view open, std::string_view text,
+                       std::string_view close) {
+  constexpr std::size_t kMaxText = 64;
+  if (text.size() > kMaxText || NextEscape(text, 0) != text.size()) return false;
+  char buf[kMaxText + 4];
+  char* p = buf;
+  for (char c : open) *p++ = c;
+  if (!text.empty()) std::memcpy(p, text.data(), text.size());
+  p += text.size();
+  for (char c : close) *p++ = c;
+  out.append(buf, static_cast<std::size_t>(p - buf));
+  return true;
+}
+
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view text) {
+  if (AppendPlainQuoted(out, "\"", text, "\"")) return;
   out.push_back('"');
   AppendJsonEscaped(out, text);
   out.push_back('"');
@@ -137,12 +157,12 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
 
 void AppendJsonDouble(std::string& out, double value) {
   char buf[32];
-  std::size_t len = PutShortDecimal(value, buf);
-  if (len == 0) {
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-    len = ec == std::errc() ? end - buf : 0;
+  if (const std::size_t len = PutShortDecimal(value, buf); len != 0) {
+    out.append(buf, len);
+    return;
   }
-  const std::string_view text(buf, len);
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  const std::string_view text(buf, ec == std::errc() ? end - buf : 0);
   out.append(text);
   // Azure: spec §5.2 — integral doubles keep a ".0" so Python/.NET read them back as Double.
   if (text.find_first_of(".en") == std::string_view::npos) out.append(".0");
@@ -208,9 +228,12 @@ void JsonMembers::Comma() {
 }
 
 void JsonMembers::Key(std::string_view name) {
-  Comma();
-  AppendJsonString(out_, name);
-  out_.push_back(':');
+  const std::string_view open = first_ ? "\"" : ",\"";
+  first_ = false;
+  if (AppendPlainQuoted(out_, open, name, "\":")) return;
+  out_.append(open);
+  AppendJsonEscaped(out_, name);
+  out_.append("\":");
 }
 
 void JsonMembers::AnnotationKey(std::string_view name) {
@@ -221,8 +244,8 @@ void JsonMembers::AnnotationKey(std::string_view name) {
 }
 
 void JsonMembers::LiteralKey(std::string_view literal) {
-  Comma();
-  out_.append(literal);
+  out_.append(first_ ? literal.substr(1) : literal);
+  first_ = false;
 }
 
 void JsonMembers::String(std::string_view name, std::string_view value) {

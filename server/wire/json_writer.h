@@ -46,8 +46,9 @@ class JsonMembers {
   void Key(std::string_view name);
   // `"name@odata.type":`.
   void AnnotationKey(std::string_view name);
-  // `literal` as it is, after the comma: for keys known at compile time, written whole with
-  // their quotes and colon (`"PartitionKey":`).
+  // For keys known at compile time, written whole: `literal` is the member's text from its
+  // comma on (`,"PartitionKey":`), written without the comma for the first member.
+  // REQUIRES: literal starts with ','.
   void LiteralKey(std::string_view literal);
   // `"name":"value"` with both escaped.
   void String(std::string_view name, std::string_view value);
