@@ -5,7 +5,7 @@
 
 #include "common/edm.h"
 #include "odata/ast.h"
-#include "odata/property_source.h"
+#include "common/property_source.h"
 
 namespace malachite::odata {
 

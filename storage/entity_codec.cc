@@ -171,8 +171,9 @@ std::optional<PropertyView> EntityRecord::Find(std::string_view name) const {
       return std::nullopt;
     }
     const char* stored = r.rest().data();
-    const bool match =
-        len == name.size() && (len == 0 || std::memcmp(stored, name.data(), len) == 0);
+    bool match = len == name.size();
+    // Byte by byte: names are short, and a memcmp call would cost more than the loop.
+    for (std::size_t k = 0; match && k < len; ++k) match = stored[k] == name[k];
     r.Skip(len);
     if (match) {
       PropertyView v;

@@ -15,6 +15,22 @@ void LmdbEntityView::DecodeKeys() const {
   }
 }
 
+std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {
+  // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
+  // The keys are decoded only for a filter that reads them.
+  PropertyView view;
+  if (name == "PartitionKey" || name == "RowKey") {
+    view.bytes = name == "RowKey" ? row_key() : partition_key();
+    return view;
+  }
+  if (name == "Timestamp") {
+    view.type = EdmType::kDateTime;
+    view.integer = record_.timestamp().ticks;
+    return view;
+  }
+  return record_.Find(name);
+}
+
 Entity LmdbEntityView::Decode() const {
   DecodeKeys();
   Entity e;

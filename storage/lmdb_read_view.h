@@ -34,9 +34,7 @@ class LmdbEntityView final : public EntityView {
     return rk_;
   }
   DateTime timestamp() const override { return record_.timestamp(); }
-  std::optional<PropertyView> GetProperty(std::string_view name) const override {
-    return record_.Find(name);
-  }
+  std::optional<PropertyView> Get(std::string_view name) const override;
   Entity Decode() const override;
   std::string_view EncodedRecord() const override { return record_bytes_; }
   // True when the keys were read and the key bytes were malformed.

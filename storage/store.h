@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/function_ref.h"
 #include "common/key_range.h"
+#include "common/property_source.h"
 #include "common/property_view.h"
 
 namespace malachite::storage {
@@ -48,15 +49,14 @@ struct TableInfo {
 };
 
 // An entity as stored, read lazily from LMDB memory. Valid only inside the visit callback.
-class EntityView {
+// As a PropertySource (what $filter evaluates against during scans), Get(name) answers
+// PartitionKey and RowKey (String), Timestamp (DateTime) and the custom property `name`
+// (case-sensitive), decoded without materializing the entity; nullopt when absent.
+class EntityView : public PropertySource {
  public:
-  virtual ~EntityView() = default;
   virtual std::string_view partition_key() const = 0;
   virtual std::string_view row_key() const = 0;
   virtual DateTime timestamp() const = 0;
-  // The custom property `name` (case-sensitive), decoded without materializing the entity; nullopt
-  // when absent. For $filter evaluation during scans.
-  virtual std::optional<PropertyView> GetProperty(std::string_view name) const = 0;
   // A full copy, independent of LMDB memory.
   virtual Entity Decode() const = 0;
   // The entity's stored record (storage/FORMAT.md, "Entity records", read with EntityRecord),

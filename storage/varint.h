@@ -35,9 +35,16 @@ class Reader {
     return true;
   }
   bool Varint(std::uint64_t* out) {
-    if (!p_.empty() && (static_cast<std::uint8_t>(p_[0]) & 0x80) == 0) {  // one byte: most
+    // One or two bytes (values below 16384: lengths, most integers) without the loop.
+    if (!p_.empty() && (static_cast<std::uint8_t>(p_[0]) & 0x80) == 0) {
       *out = static_cast<std::uint8_t>(p_[0]);
       p_.remove_prefix(1);
+      return true;
+    }
+    if (p_.size() >= 2 && (static_cast<std::uint8_t>(p_[1]) & 0x80) == 0) {
+      *out = (static_cast<std::uint8_t>(p_[0]) & 0x7Fu) |
+             (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p_[1])) << 7);
+      p_.remove_prefix(2);
       return true;
     }
     std::uint64_t v = 0;

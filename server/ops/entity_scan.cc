@@ -45,7 +45,7 @@ class PageBuilder {
           KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
       return false;
     }
-    if (plan_.Matches(ViewSource(entity))) {
+    if (plan_.Matches(entity)) {  // the view reads properties in place
       page_.entities.Add(entity.partition_key(), entity.row_key(), entity.EncodedRecord());
     }
     return true;
@@ -89,14 +89,6 @@ std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
   if (property == nullptr) return std::nullopt;
   const EdmValue& value = property->value;
   return PropertyView{value.type, value.integer, value.number, value.bytes};
-}
-
-std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
-  // The keys are decoded only for a filter that reads them.
-  if (name == "PartitionKey") return StringView(view_.partition_key());
-  if (name == "RowKey") return StringView(view_.row_key());
-  if (name == "Timestamp") return SystemProperty(name, {}, {}, view_.timestamp());
-  return view_.GetProperty(name);
 }
 
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
