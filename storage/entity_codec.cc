@@ -11,7 +11,6 @@
 namespace malachite::storage {
 namespace {
 
-constexpr std::size_t kHeaderBytes = 1 + 8;  // version, timestamp ticks
 
 void AppendFixed64(std::string* out, std::uint64_t v) {
   char buf[8];
@@ -65,8 +64,8 @@ inline bool ReadHeader(Reader* r, EdmType* type, std::string_view* name) {
 }
 
 // Reads a value of `type` at the reader into *value; false when malformed. Views point into
-// the record.
-inline bool ReadValue(Reader* r, EdmType type, PropertyView* value) {
+// the record. Always inlined: it is the last step of Find, once per scanned entity.
+[[gnu::always_inline]] inline bool ReadValue(Reader* r, EdmType type, PropertyView* value) {
   value->type = type;
   std::uint64_t len = 0;
   std::uint8_t byte = 0;
@@ -102,7 +101,7 @@ inline bool ReadValue(Reader* r, EdmType type, PropertyView* value) {
 
 // Steps over a value of `type` by its encoded length, without decoding it (a scan looking for
 // one property passes over the others this way); false when malformed.
-inline bool SkipValue(Reader* r, EdmType type) {
+[[gnu::always_inline]] inline bool SkipValue(Reader* r, EdmType type) {
   // Bytes of the fixed-size values by EdmType number; 0: a varint, or a varint length and bytes.
   static constexpr std::uint8_t kFixedBytes[] = {0, 0, 0, 8, 1, 8, 16, 0};
   const auto index = static_cast<std::uint8_t>(type);
@@ -134,18 +133,6 @@ std::string EncodeEntityRecord(const Entity& entity) {
   std::string out;
   EncodeEntityRecord(entity, &out);
   return out;
-}
-
-bool EntityRecord::Reset(std::string_view bytes) {
-  if (bytes.size() < kHeaderBytes + 1 ||
-      static_cast<std::uint8_t>(bytes[0]) != kEntityRecordVersion) {
-    return false;
-  }
-  Reader r(std::string_view(bytes.data() + kHeaderBytes, bytes.size() - kHeaderBytes));
-  if (!r.Varint(&count_)) return false;
-  timestamp_ = DateTime{static_cast<std::int64_t>(ReadFixed64(bytes.data() + 1))};
-  props_ = r.rest();
-  return true;
 }
 
 Result<EntityRecord> EntityRecord::Parse(std::string_view bytes) {

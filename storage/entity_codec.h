@@ -2,7 +2,10 @@
 // are not part of the record: they are in the LMDB key.
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,10 +15,12 @@
 #include "common/function_ref.h"
 #include "common/error.h"
 #include "storage/store.h"
+#include "storage/varint.h"
 
 namespace malachite::storage {
 
 inline constexpr std::uint8_t kEntityRecordVersion = 1;
+inline constexpr std::size_t kEntityRecordHeaderBytes = 1 + 8;  // version, timestamp ticks (then the count)
 
 // Appends the record of `entity` (timestamp and properties, not the keys) to *out.
 void EncodeEntityRecord(const Entity& entity, std::string* out);
@@ -32,7 +37,21 @@ class EntityRecord {
   static Result<EntityRecord> Parse(std::string_view bytes);
   // Parse without building an error, for scans that point one record at row after row: false
   // (and the record unchanged or partly set: do not use it) where Parse fails.
-  bool Reset(std::string_view bytes);
+  // Inline: a scan calls it once per entity.
+  bool Reset(std::string_view bytes) {
+    if (bytes.size() < kEntityRecordHeaderBytes + 1 ||
+        static_cast<std::uint8_t>(bytes[0]) != kEntityRecordVersion) {
+      return false;
+    }
+    Reader r(std::string_view(bytes.data() + kEntityRecordHeaderBytes, bytes.size() - kEntityRecordHeaderBytes));
+    if (!r.Varint(&count_)) return false;
+    std::uint64_t ticks;
+    std::memcpy(&ticks, bytes.data() + 1, 8);
+    if constexpr (std::endian::native == std::endian::big) ticks = __builtin_bswap64(ticks);
+    timestamp_ = DateTime{static_cast<std::int64_t>(ticks)};  // little-endian on disk
+    props_ = r.rest();
+    return true;
+  }
 
   DateTime timestamp() const { return timestamp_; }
   // The property `name` (case-sensitive) or nullopt; walks the record without allocating, steps
