@@ -157,14 +157,13 @@ std::size_t PutIsoFraction(char* buf, int fraction) {
     --digits;
   }
   buf[19] = '.';
-  for (int i = digits; i > 0; --i, fraction /= 10) buf[19 + i] = static_cast<char>('0' + fraction % 10);
+  for (int i = digits; i > 0; --i, fraction /= 10)
+    buf[19 + i] = static_cast<char>('0' + fraction % 10);
   buf[20 + digits] = 'Z';
   return static_cast<std::size_t>(21 + digits);
 }
 
-std::size_t PutIso8601(char* buf, DateTime t) {
-  return PutIsoFraction(buf, PutIsoSeconds(buf, t));
-}
+std::size_t PutIso8601(char* buf, DateTime t) { return PutIsoFraction(buf, PutIsoSeconds(buf, t)); }
 
 std::size_t Iso8601Writer::Put(char* buf, DateTime t) {
   // The calendar conversion is the costly part; entities of one page were mostly written on the

@@ -1,9 +1,9 @@
 // Parsing and formatting of the time forms the Table service uses.
 #pragma once
 
-#include <optional>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 

@@ -1,16 +1,15 @@
 #include "storage/entity_codec.h"
 
 #include <algorithm>
+#include <bit>
 #include <cinttypes>
 #include <cstdio>
-#include <bit>
 #include <cstring>
 
 #include "storage/varint.h"
 
 namespace malachite::storage {
 namespace {
-
 
 void AppendFixed64(std::string* out, std::uint64_t v) {
   char buf[8];

@@ -12,15 +12,16 @@
 #include <vector>
 
 #include "common/entity.h"
-#include "common/function_ref.h"
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "storage/store.h"
 #include "storage/varint.h"
 
 namespace malachite::storage {
 
 inline constexpr std::uint8_t kEntityRecordVersion = 1;
-inline constexpr std::size_t kEntityRecordHeaderBytes = 1 + 8;  // version, timestamp ticks (then the count)
+inline constexpr std::size_t kEntityRecordHeaderBytes =
+    1 + 8;  // version, timestamp ticks (then the count)
 
 // Appends the record of `entity` (timestamp and properties, not the keys) to *out.
 void EncodeEntityRecord(const Entity& entity, std::string* out);
@@ -43,7 +44,8 @@ class EntityRecord {
         static_cast<std::uint8_t>(bytes[0]) != kEntityRecordVersion) {
       return false;
     }
-    Reader r(std::string_view(bytes.data() + kEntityRecordHeaderBytes, bytes.size() - kEntityRecordHeaderBytes));
+    Reader r(std::string_view(bytes.data() + kEntityRecordHeaderBytes,
+                              bytes.size() - kEntityRecordHeaderBytes));
     if (!r.Varint(&count_)) return false;
     std::uint64_t ticks;
     std::memcpy(&ticks, bytes.data() + 1, 8);

@@ -72,7 +72,8 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
   auto scanned =
       core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
         if (!view.Reset(key, record)) {
-          if (auto parsed = EntityRecord::Parse(record); !parsed) failure = tl::unexpected(parsed.error());
+          if (auto parsed = EntityRecord::Parse(record); !parsed)
+            failure = tl::unexpected(parsed.error());
           return false;
         }
         const bool more = visit(view);

@@ -15,9 +15,9 @@ namespace malachite::storage {
 class LmdbEntityView final : public EntityView {
  public:
   // Points the view at (encoded key, record), both in LMDB memory; false for a malformed record
-  // header (EntityRecord::Parse names the problem). The key is decoded on first use: a scan whose filter never reads the keys
-  // (a non-key $filter) does not pay for unescaping them. A malformed key reads as empty keys and
-  // sets key_error(), which the scan turns into kInternalError.
+  // header (EntityRecord::Parse names the problem). The key is decoded on first use: a scan whose
+  // filter never reads the keys (a non-key $filter) does not pay for unescaping them. A malformed
+  // key reads as empty keys and sets key_error(), which the scan turns into kInternalError.
   bool Reset(std::string_view key, std::string_view record) {
     key_ = key;
     keys_decoded_ = false;

@@ -6,12 +6,12 @@
 
 #include "common/encoding.h"
 #include "odata/planner.h"
-#include "storage/entity_codec.h"
-#include "storage/stored_entities.h"
 #include "server/ops/query_log.h"
 #include "server/wire/entity_json_parse.h"
 #include "server/wire/entity_json_render.h"
 #include "server/wire/select.h"
+#include "storage/entity_codec.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::server {
 namespace {
@@ -170,9 +170,9 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   if (auto partition = OnePartition(plan))
     outcome.partition_charge = PartitionCharge{*partition, 1};
   Response& response = outcome.response;
-  response.body = RenderPage(page->entities, ctx.metadata,
-                             EntityLocation{ctx.base_url, ctx.route.account, table->name},
-                             options->select);
+  response.body =
+      RenderPage(page->entities, ctx.metadata,
+                 EntityLocation{ctx.base_url, ctx.route.account, table->name}, options->select);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   if (page->next) {
     response.Set("x-ms-continuation-NextPartitionKey",

@@ -85,12 +85,12 @@ void AppendEscape(std::string& out, unsigned char c) {
 
 // AppendJsonDouble's text (std::to_chars(value), with ".0" when integral) for the common doubles
 // that are short decimals, without to_chars' general algorithm: writes it at `buf` (room for 32)
-// and returns its length, or 0 when `value` is not one of them. Why the output is the same: for 1e-3 <= |value| < 1e5 to_chars picks fixed
-// notation (never longer than the exponent form there) with the fewest digits that parse back to
-// `value`. With k <= 9 fraction digits, m = round(|value| * 10^k) < 2^53 is exact, and m / 10^k
-// (a correctly rounded division of exact operands) equals |value| exactly when the k-digit
-// decimal parses back to it; no other k-digit decimal does, since |value|'s ulp (<= 2^-36) is
-// below 10^-k. So the smallest such k gives to_chars' digits.
+// and returns its length, or 0 when `value` is not one of them. Why the output is the same: for
+// 1e-3 <= |value| < 1e5 to_chars picks fixed notation (never longer than the exponent form there)
+// with the fewest digits that parse back to `value`. With k <= 9 fraction digits, m = round(|value|
+// * 10^k) < 2^53 is exact, and m / 10^k (a correctly rounded division of exact operands) equals
+// |value| exactly when the k-digit decimal parses back to it; no other k-digit decimal does, since
+// |value|'s ulp (<= 2^-36) is below 10^-k. So the smallest such k gives to_chars' digits.
 std::size_t PutShortDecimal(double value, char* buf) {
   static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
   static constexpr std::uint64_t kIntPow10[] = {1,      10,      100,      1000,      10000,
@@ -110,7 +110,8 @@ std::size_t PutShortDecimal(double value, char* buf) {
       *p++ = '0';  // Azure: spec §5.2 — as AppendJsonDouble's ".0" for integral values
     } else {
       std::uint64_t fraction = digits % kIntPow10[k];
-      for (int i = k - 1; i >= 0; --i, fraction /= 10) p[i] = static_cast<char>('0' + fraction % 10);
+      for (int i = k - 1; i >= 0; --i, fraction /= 10)
+        p[i] = static_cast<char>('0' + fraction % 10);
       p += k;
     }
     return static_cast<std::size_t>(p - buf);

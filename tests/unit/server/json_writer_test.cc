@@ -110,8 +110,8 @@ TEST_CASE("json_writer: short decimals are written exactly as std::to_chars writ
   for (int i = 0; i < 200000; ++i) {
     // Short decimals at every scale around the fast path's bounds, then arbitrary bit patterns.
     const double scale = std::pow(10.0, static_cast<int>(random() % 14) - 6);
-    const double decimal = static_cast<double>(static_cast<std::int64_t>(random() % 2000001) -
-                                               1000000) * scale;
+    const double decimal =
+        static_cast<double>(static_cast<std::int64_t>(random() % 2000001) - 1000000) * scale;
     double bits_value;
     const std::uint64_t bits = random();
     std::memcpy(&bits_value, &bits, sizeof bits);

@@ -209,8 +209,8 @@ TEST_CASE_METHOD(QueryFixture,
   for (MetadataLevel level :
        {MetadataLevel::kNone, MetadataLevel::kMinimal, MetadataLevel::kFull}) {
     for (std::string select : {"", "?$select=I,Missing,Timestamp,X,RowKey"}) {
-      std::string got = h.Run("GET", "parts(PartitionKey='p',RowKey='r')" + select, {}, {}, level)
-                            .body;
+      std::string got =
+          h.Run("GET", "parts(PartitionKey='p',RowKey='r')" + select, {}, {}, level).body;
       const std::string queried = h.Run("GET", "parts()" + select, {}, {}, level).body;
       // Get Entity's object without its odata.metadata member, the feed's only element.
       if (const auto url = got.find(R"J("odata.metadata":")J"); url != std::string::npos) {

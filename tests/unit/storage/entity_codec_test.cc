@@ -82,7 +82,7 @@ TEST_CASE("entity_codec: Find reads each EDM type in place wherever it stands, a
           "[storage]") {
   Entity e = Sample();
   e.properties.push_back({"Long", EdmValue::String(std::string(300, 'L'))});  // 2-byte length
-  e.properties.push_back({"Far", EdmValue::Int64(-1234567890123)});          // multi-byte varint
+  e.properties.push_back({"Far", EdmValue::Int64(-1234567890123)});           // multi-byte varint
   const std::string bytes = EncodeEntityRecord(e);
   EntityRecord record;
   REQUIRE(record.Reset(bytes));
@@ -112,7 +112,8 @@ TEST_CASE("entity_codec: ForEach visits every property in order, as DecodeProper
   REQUIRE(record.Reset(bytes));
   std::vector<Property> seen;
   CHECK(record.ForEach([&seen](std::string_view name, const PropertyView& v) {
-    seen.push_back({std::string(name), EdmValue{v.type, v.integer, v.number, std::string(v.bytes)}});
+    seen.push_back(
+        {std::string(name), EdmValue{v.type, v.integer, v.number, std::string(v.bytes)}});
   }));
   CHECK(seen == Sample().properties);
   EntityRecord cut;
