@@ -98,10 +98,11 @@ std::size_t PutShortDecimal(double value, char* buf) {
   const double magnitude = std::fabs(value);
   if (!(magnitude >= 1e-3 && magnitude < 1e5)) return 0;
   for (int k = 0; k <= 9; ++k) {
-    // Rounds half up; magnitude * 10^k < 1e14 fits an integer.
-    const auto m = static_cast<double>(static_cast<std::uint64_t>(magnitude * kPow10[k] + 0.5));
-    if (m / kPow10[k] != magnitude) continue;
-    const auto digits = static_cast<std::uint64_t>(m);
+    // Rounds half up without libm: scaled < 1e14 fits an integer, and scaled - whole is exact.
+    const double scaled = magnitude * kPow10[k];
+    const auto whole = static_cast<std::uint64_t>(scaled);
+    const std::uint64_t digits = whole + (scaled - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+    if (static_cast<double>(digits) / kPow10[k] != magnitude) continue;
     char* p = buf;
     if (value < 0) *p++ = '-';
     p = std::to_chars(p, p + 8, digits / kIntPow10[k]).ptr;
