@@ -56,25 +56,33 @@ void Put4(char* p, int v) {
   Put2(p + 2, v % 100);
 }
 
-// Writes "yyyy-MM-ddTHH:mm:ss" (19 chars) and returns the 7-digit fraction.
-int PutIsoSeconds(char* p, DateTime t) {
-  std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
-  const std::int64_t days = ticks / kTicksPerDay;
-  std::int64_t rest = ticks % kTicksPerDay;
+// Writes "yyyy-MM-ddT" (11 chars): the date of day `days` since 0001-01-01.
+void PutIsoDate(char* p, std::int64_t days) {
   const std::chrono::year_month_day date = DateOfDay(days);
-  const int secs = static_cast<int>(rest / kTicksPerSecond);
   Put4(p, static_cast<int>(date.year()));
   p[4] = '-';
   Put2(p + 5, static_cast<int>(static_cast<unsigned>(date.month())));
   p[7] = '-';
   Put2(p + 8, static_cast<int>(static_cast<unsigned>(date.day())));
   p[10] = 'T';
-  Put2(p + 11, secs / 3600);
-  p[13] = ':';
-  Put2(p + 14, secs / 60 % 60);
-  p[16] = ':';
-  Put2(p + 17, secs % 60);
+}
+
+// Writes "HH:mm:ss" (8 chars) of `rest` ticks into a day and returns the 7-digit fraction.
+int PutIsoTime(char* p, std::int64_t rest) {
+  const int secs = static_cast<int>(rest / kTicksPerSecond);
+  Put2(p, secs / 3600);
+  p[2] = ':';
+  Put2(p + 3, secs / 60 % 60);
+  p[5] = ':';
+  Put2(p + 6, secs % 60);
   return static_cast<int>(rest % kTicksPerSecond);
+}
+
+// Writes "yyyy-MM-ddTHH:mm:ss" (19 chars) and returns the 7-digit fraction.
+int PutIsoSeconds(char* p, DateTime t) {
+  const std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
+  PutIsoDate(p, ticks / kTicksPerDay);
+  return PutIsoTime(p + 11, ticks % kTicksPerDay);
 }
 
 // Writes the 7 fraction digits of `fraction` at p.
@@ -137,18 +145,42 @@ std::string FormatIso8601(DateTime t) {
   return out;
 }
 
-void AppendIso8601(std::string& out, DateTime t) {
-  char buf[28];
-  const int fraction = PutIsoSeconds(buf, t);
-  std::size_t len = 19;
-  if (fraction != 0) {
-    buf[19] = '.';
-    PutFraction7(buf + 20, fraction);
-    len = 27;
-    while (buf[len - 1] == '0') --len;  // Azure: spec §3 — trailing zeros trimmed.
+// Completes PutIso8601's text after the seconds at buf[19]; returns the whole length.
+std::size_t PutIsoFraction(char* buf, int fraction) {
+  if (fraction == 0) {
+    buf[19] = 'Z';
+    return 20;
   }
-  buf[len++] = 'Z';
-  out.append(buf, len);
+  int digits = 7;
+  while (fraction % 10 == 0) {  // Azure: spec §3 — trailing zeros trimmed.
+    fraction /= 10;
+    --digits;
+  }
+  buf[19] = '.';
+  for (int i = digits; i > 0; --i, fraction /= 10)
+    buf[19 + i] = static_cast<char>('0' + fraction % 10);
+  buf[20 + digits] = 'Z';
+  return static_cast<std::size_t>(21 + digits);
+}
+
+std::size_t PutIso8601(char* buf, DateTime t) { return PutIsoFraction(buf, PutIsoSeconds(buf, t)); }
+
+std::size_t Iso8601Writer::Put(char* buf, DateTime t) {
+  // The calendar conversion is the costly part; entities of one page were mostly written on the
+  // same day.
+  const std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
+  const std::int64_t day = ticks / kTicksPerDay;
+  if (day != day_) {
+    PutIsoDate(date_, day);
+    day_ = day;
+  }
+  std::memcpy(buf, date_, sizeof date_);
+  return PutIsoFraction(buf, PutIsoTime(buf + 11, ticks % kTicksPerDay));
+}
+
+void AppendIso8601(std::string& out, DateTime t) {
+  char buf[kIso8601MaxChars];
+  out.append(buf, PutIso8601(buf, t));
 }
 
 std::string FormatIso8601Fixed7(DateTime t) {

@@ -1,6 +1,8 @@
 // Parsing and formatting of the time forms the Table service uses.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +29,19 @@ std::optional<DateTime> ParseIso8601(std::string_view text);
 std::string FormatIso8601(DateTime t);
 // Appends FormatIso8601(t) to `out` without a temporary string (rendering hot path).
 void AppendIso8601(std::string& out, DateTime t);
+// Writes FormatIso8601(t) at `buf` and returns its length (at most kIso8601MaxChars).
+inline constexpr std::size_t kIso8601MaxChars = 28;
+std::size_t PutIso8601(char* buf, DateTime t);
+// PutIso8601 for many timestamps in a row: reuses the date text of the previous one when the day
+// is the same. One per thread (it keeps that date).
+class Iso8601Writer {
+ public:
+  std::size_t Put(char* buf, DateTime t);
+
+ private:
+  std::int64_t day_ = -1;
+  char date_[11] = {};  // "yyyy-MM-ddT" of day_
+};
 // `yyyy-MM-ddTHH:mm:ss.fffffffZ` with all 7 digits, as in error messages' "Time:" line.
 std::string FormatIso8601Fixed7(DateTime t);
 

@@ -11,7 +11,7 @@ namespace malachite::odata {
 namespace {
 
 // Applies `op` to a three-way result.
-bool FromOrder(int order, CompareOp op) {
+inline bool FromOrder(int order, CompareOp op) {
   switch (op) {
     case CompareOp::kEq:
       return order == 0;
@@ -70,9 +70,9 @@ bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
   return false;
 }
 
-}  // namespace
-
-bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& literal) {
+// CompareValues, inlined into Evaluate: a scan evaluates a comparison per entity.
+[[gnu::always_inline]] inline bool Compare(const PropertyView& property, CompareOp op,
+                                           const EdmValue& literal) {
   if (property.type != literal.type) return CompareAcrossTypes(property.type, op, literal.type);
   switch (literal.type) {
     case EdmType::kString:
@@ -91,13 +91,19 @@ bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& l
   return false;
 }
 
+}  // namespace
+
+bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& literal) {
+  return Compare(property, op, literal);
+}
+
 bool Evaluate(const Expr& expr, const PropertySource& row) {
   switch (expr.kind) {
     case Expr::Kind::kCompare: {
       // Azure: spec §6.2 — a comparison with a missing property is false for every operator,
       // `ne` included.
       const std::optional<PropertyView> value = row.Get(expr.property);
-      return value && CompareValues(*value, expr.op, expr.literal.value);
+      return value && Compare(*value, expr.op, expr.literal.value);
     }
     case Expr::Kind::kConstant:
       return expr.constant;

@@ -4,8 +4,8 @@
 #include <string_view>
 
 #include "common/edm.h"
+#include "common/property_source.h"
 #include "odata/ast.h"
-#include "odata/property_source.h"
 
 namespace malachite::odata {
 

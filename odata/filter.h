@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "odata/property_source.h"
+#include "common/property_source.h"
 
 namespace malachite::odata {
 

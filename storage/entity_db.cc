@@ -1,5 +1,9 @@
 #include "storage/entity_db.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "storage/lmdb_txn.h"
@@ -11,6 +15,32 @@ namespace {
 tl::unexpected<Error> Corrupt(std::string_view key) {
   return Fail(ErrorCode::kInternalError,
               "storage: malformed overflow bucket at " + DumpEntityKey(key));
+}
+
+// key >= bound, byte-wise (as LMDB orders keys), eight bytes per step: a scan tests each key
+// against its stop bound, and std::string_view's comparison would call memcmp for it.
+bool AtOrAfter(std::string_view key, std::string_view bound) {
+  const std::size_t common = std::min(key.size(), bound.size());
+  std::size_t i = 0;
+  for (; i + 8 <= common; i += 8) {
+    std::uint64_t a;
+    std::uint64_t b;
+    std::memcpy(&a, key.data() + i, 8);
+    std::memcpy(&b, bound.data() + i, 8);
+    if (a != b) {
+      if constexpr (std::endian::native == std::endian::little) {
+        a = __builtin_bswap64(a);
+        b = __builtin_bswap64(b);
+      }
+      return a > b;
+    }
+  }
+  for (; i < common; ++i) {
+    if (key[i] != bound[i]) {
+      return static_cast<unsigned char>(key[i]) > static_cast<unsigned char>(bound[i]);
+    }
+  }
+  return key.size() >= bound.size();
 }
 
 }  // namespace
@@ -62,7 +92,7 @@ Result<bool> EntityDb::Delete(MDB_txn* txn, std::string_view key) const {
   return true;
 }
 
-Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, const Visitor& visit) const {
+Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, Visitor visit) const {
   std::string_view start = range.start, stop = range.stop;
   if (start >= stop) return {};
   auto cursor = LmdbCursor::Open(txn, dbi_);
@@ -71,14 +101,17 @@ Result<void> EntityDb::Scan(MDB_txn* txn, const EncodedRange& range, const Visit
   MDB_val k = ToVal(start.substr(0, kBucketKeyBytes)), v{};
   std::vector<BucketEntry> entries;
   std::string full_key;
+  // Keys come in increasing order: once one is >= start, every later one is too.
+  bool past_start = false;
   for (auto found = cursor->Get(MDB_SET_RANGE, &k, &v);; found = cursor->Get(MDB_NEXT, &k, &v)) {
     if (!found) return tl::unexpected<Error>(found.error());
     if (!*found) return {};
     std::string_view key = FromVal(k);
     // Every key of a bucket >= stop is itself >= stop (see overflow_bucket.h).
-    if (key >= stop) return {};
+    if (AtOrAfter(key, stop)) return {};
     if (!IsLongKey(key)) {
-      if (key >= start && !visit(key, FromVal(v))) return {};
+      past_start = past_start || AtOrAfter(key, start);
+      if (past_start && !visit(key, FromVal(v))) return {};
       continue;
     }
     if (!ParseBucket(FromVal(v), &entries)) return Corrupt(key);

@@ -5,12 +5,12 @@
 #include <lmdb.h>
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "storage/key_codec.h"
 
 namespace malachite::storage {
@@ -34,8 +34,8 @@ class EntityDb {
 
   // Visits every (encoded key, record) with range.start <= key < range.stop in key order until
   // `visit` returns false. Both views live until `visit` returns.
-  using Visitor = std::function<bool(std::string_view key, std::string_view record)>;
-  Result<void> Scan(MDB_txn* txn, const EncodedRange& range, const Visitor& visit) const;
+  using Visitor = FunctionRef<bool(std::string_view key, std::string_view record)>;
+  Result<void> Scan(MDB_txn* txn, const EncodedRange& range, Visitor visit) const;
 
   // Deletes up to `max_records` LMDB records (entities or whole buckets) whose key starts with
   // `prefix`. Returns how many were deleted: fewer than max_records means none is left.

@@ -4,15 +4,6 @@
 
 namespace malachite::storage {
 
-Result<void> LmdbEntityView::Reset(std::string_view key, std::string_view record) {
-  key_ = key;
-  keys_decoded_ = false;
-  auto parsed = EntityRecord::Parse(record);
-  if (!parsed) return tl::unexpected<Error>(parsed.error());
-  record_.emplace(*parsed);
-  return {};
-}
-
 void LmdbEntityView::DecodeKeys() const {
   if (keys_decoded_) return;
   keys_decoded_ = true;
@@ -24,14 +15,30 @@ void LmdbEntityView::DecodeKeys() const {
   }
 }
 
+std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {
+  // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
+  // The keys are decoded only for a filter that reads them.
+  PropertyView view;
+  if (name == "PartitionKey" || name == "RowKey") {
+    view.bytes = name == "RowKey" ? row_key() : partition_key();
+    return view;
+  }
+  if (name == "Timestamp") {
+    view.type = EdmType::kDateTime;
+    view.integer = record_.timestamp().ticks;
+    return view;
+  }
+  return record_.Find(name);
+}
+
 Entity LmdbEntityView::Decode() const {
   DecodeKeys();
   Entity e;
   e.partition_key = pk_;
   e.row_key = rk_;
-  e.timestamp = record_->timestamp();
+  e.timestamp = record_.timestamp();
   // Reset() validated the header; a malformed property list decodes as far as it is readable.
-  (void)record_->DecodeProperties(&e.properties);
+  (void)record_.DecodeProperties(&e.properties);
   return e;
 }
 
@@ -58,17 +65,23 @@ Result<std::optional<Entity>> LmdbReadView::GetEntity(const TableInfo& table, st
 }
 
 Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& range,
-                                        const std::function<bool(const EntityView&)>& visit) {
+                                        FunctionRef<bool(const EntityView&)> visit) {
   EncodedRange encoded = EncodeKeyRange(table.id, range);
   LmdbEntityView view;
   Result<void> failure;
   auto scanned =
       core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
-        failure = view.Reset(key, record);
-        const bool more = failure && visit(view);
-        if (view.key_error())
+        if (!view.Reset(key, record)) {
+          if (auto parsed = EntityRecord::Parse(record); !parsed)
+            failure = tl::unexpected(parsed.error());
+          return false;
+        }
+        const bool more = visit(view);
+        if (view.key_error()) {
           failure = Fail(ErrorCode::kInternalError, "storage: malformed entity key");
-        return more && failure;
+          return false;
+        }
+        return more;
       });
   if (!scanned) return scanned;
   return failure;

@@ -14,11 +14,16 @@ namespace malachite::storage {
 // LMDB memory. Valid until the next Reset or the end of the read transaction.
 class LmdbEntityView final : public EntityView {
  public:
-  // Points the view at (encoded key, record), both in LMDB memory. Errors: kInternalError for a
-  // malformed record. The key is decoded on first use: a scan whose filter never reads the keys
-  // (a non-key $filter) does not pay for unescaping them. A malformed key reads as empty keys and
-  // sets key_error(), which the scan turns into kInternalError.
-  Result<void> Reset(std::string_view key, std::string_view record);
+  // Points the view at (encoded key, record), both in LMDB memory; false for a malformed record
+  // header (EntityRecord::Parse names the problem). The key is decoded on first use: a scan whose
+  // filter never reads the keys (a non-key $filter) does not pay for unescaping them. A malformed
+  // key reads as empty keys and sets key_error(), which the scan turns into kInternalError.
+  bool Reset(std::string_view key, std::string_view record) {
+    key_ = key;
+    keys_decoded_ = false;
+    record_bytes_ = record;
+    return record_.Reset(record);
+  }
 
   std::string_view partition_key() const override {
     DecodeKeys();
@@ -28,11 +33,10 @@ class LmdbEntityView final : public EntityView {
     DecodeKeys();
     return rk_;
   }
-  DateTime timestamp() const override { return record_->timestamp(); }
-  std::optional<PropertyView> GetProperty(std::string_view name) const override {
-    return record_->Find(name);
-  }
+  DateTime timestamp() const override { return record_.timestamp(); }
+  std::optional<PropertyView> Get(std::string_view name) const override;
   Entity Decode() const override;
+  std::string_view EncodedRecord() const override { return record_bytes_; }
   // True when the keys were read and the key bytes were malformed.
   bool key_error() const { return key_error_; }
 
@@ -40,11 +44,12 @@ class LmdbEntityView final : public EntityView {
   void DecodeKeys() const;
 
   std::string_view key_;
+  std::string_view record_bytes_;
   mutable bool keys_decoded_ = false;
   mutable bool key_error_ = false;
   mutable std::string pk_;
   mutable std::string rk_;
-  std::optional<EntityRecord> record_;
+  EntityRecord record_;
 };
 
 class LmdbReadView final : public ReadView {
@@ -58,7 +63,7 @@ class LmdbReadView final : public ReadView {
   Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
                                           std::string_view rk) override;
   Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
-                            const std::function<bool(const EntityView&)>& visit) override;
+                            FunctionRef<bool(const EntityView&)> visit) override;
   Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) override;
   Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
 

@@ -75,8 +75,7 @@ Result<LmdbCursor> LmdbCursor::Open(MDB_txn* txn, MDB_dbi dbi) {
   return LmdbCursor(cursor);
 }
 
-Result<bool> LmdbCursor::Get(MDB_cursor_op op, MDB_val* key, MDB_val* value) {
-  int rc = mdb_cursor_get(cursor_, key, value, op);
+Result<bool> LmdbCursor::NotPositioned(int rc) {
   if (rc == MDB_NOTFOUND) return false;
   if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "cursor get"));
   return true;

@@ -87,12 +87,19 @@ class LmdbCursor {
 
   // Positions with `op` (MDB_SET_RANGE uses *key as input). True when positioned, false at the
   // end (MDB_NOTFOUND); *key and *value then view the record.
-  Result<bool> Get(MDB_cursor_op op, MDB_val* key, MDB_val* value);
+  // Inline: scans call it once per entity.
+  Result<bool> Get(MDB_cursor_op op, MDB_val* key, MDB_val* value) {
+    const int rc = mdb_cursor_get(cursor_, key, value, op);
+    if (rc == 0) return true;
+    return NotPositioned(rc);
+  }
   // Deletes the record under the cursor.
   Result<void> Del();
 
  private:
   explicit LmdbCursor(MDB_cursor* cursor) : cursor_(cursor) {}
+  // Get's answer for a non-zero return code: false for MDB_NOTFOUND, else the error.
+  static Result<bool> NotPositioned(int rc);
   MDB_cursor* cursor_ = nullptr;
 };
 

@@ -20,7 +20,9 @@
 #include "common/durability.h"
 #include "common/entity.h"
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "common/key_range.h"
+#include "common/property_source.h"
 #include "common/property_view.h"
 
 namespace malachite::storage {
@@ -47,17 +49,19 @@ struct TableInfo {
 };
 
 // An entity as stored, read lazily from LMDB memory. Valid only inside the visit callback.
-class EntityView {
+// As a PropertySource (what $filter evaluates against during scans), Get(name) answers
+// PartitionKey and RowKey (String), Timestamp (DateTime) and the custom property `name`
+// (case-sensitive), decoded without materializing the entity; nullopt when absent.
+class EntityView : public PropertySource {
  public:
-  virtual ~EntityView() = default;
   virtual std::string_view partition_key() const = 0;
   virtual std::string_view row_key() const = 0;
   virtual DateTime timestamp() const = 0;
-  // The custom property `name` (case-sensitive), decoded without materializing the entity; nullopt
-  // when absent. For $filter evaluation during scans.
-  virtual std::optional<PropertyView> GetProperty(std::string_view name) const = 0;
   // A full copy, independent of LMDB memory.
   virtual Entity Decode() const = 0;
+  // The entity's stored record (storage/FORMAT.md, "Entity records", read with EntityRecord),
+  // without the keys; lives as the view does.
+  virtual std::string_view EncodedRecord() const = 0;
 };
 
 // A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.
@@ -78,7 +82,7 @@ class ReadView {
   // Entities of `table` inside `range` in key order. `visit` returns false to stop; the view it
   // gets lives until it returns.
   virtual Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
-                                    const std::function<bool(const EntityView&)>& visit) = 0;
+                                    FunctionRef<bool(const EntityView&)> visit) = 0;
   // The ACL record of `table` as last written by WriteContext::SetTableAcl (opaque bytes: the
   // server decides the encoding), or nullopt when none was ever set.
   virtual Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) = 0;

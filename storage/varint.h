@@ -35,6 +35,18 @@ class Reader {
     return true;
   }
   bool Varint(std::uint64_t* out) {
+    // One or two bytes (values below 16384: lengths, most integers) without the loop.
+    if (!p_.empty() && (static_cast<std::uint8_t>(p_[0]) & 0x80) == 0) {
+      *out = static_cast<std::uint8_t>(p_[0]);
+      p_.remove_prefix(1);
+      return true;
+    }
+    if (p_.size() >= 2 && (static_cast<std::uint8_t>(p_[1]) & 0x80) == 0) {
+      *out = (static_cast<std::uint8_t>(p_[0]) & 0x7Fu) |
+             (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p_[1])) << 7);
+      p_.remove_prefix(2);
+      return true;
+    }
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64 && !p_.empty(); shift += 7) {
       auto c = static_cast<std::uint8_t>(p_[0]);
@@ -50,6 +62,11 @@ class Reader {
   bool Bytes(std::uint64_t n, std::string_view* out) {
     if (n > p_.size()) return false;
     *out = p_.substr(0, n);
+    p_.remove_prefix(n);
+    return true;
+  }
+  bool Skip(std::uint64_t n) {
+    if (n > p_.size()) return false;
     p_.remove_prefix(n);
     return true;
   }

@@ -45,15 +45,17 @@ class PageBuilder {
           KeyBound{std::string(entity.partition_key()), std::string(entity.row_key()), true};
       return false;
     }
-    if (plan_.Matches(ViewSource(entity))) page_.entities.push_back(entity.Decode());
+    if (plan_.Matches(entity)) {  // the view reads properties in place
+      page_.entities.Add(entity.partition_key(), entity.row_key(), entity.EncodedRecord());
+    }
     return true;
   }
-  bool Visit(Entity&& entity) {
+  bool Visit(const Entity& entity) {
     if (Stop()) {
       page_.next = KeyBound{entity.partition_key, entity.row_key, true};
       return false;
     }
-    if (plan_.Matches(EntitySource(entity))) page_.entities.push_back(std::move(entity));
+    if (plan_.Matches(EntitySource(entity))) page_.entities.Add(entity);
     return true;
   }
 
@@ -89,16 +91,6 @@ std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
   return PropertyView{value.type, value.integer, value.number, value.bytes};
 }
 
-std::optional<PropertyView> ViewSource::Get(std::string_view name) const {
-  // The keys are decoded only for a filter that reads them.
-  if (name == "PartitionKey") return StringView(view_.partition_key());
-  if (name == "RowKey") return StringView(view_.row_key());
-  if (name == "Timestamp") return SystemProperty(name, {}, {}, view_.timestamp());
-  const auto property = view_.GetProperty(name);
-  if (!property) return std::nullopt;
-  return PropertyView{property->type, property->integer, property->number, property->bytes};
-}
-
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
                             const ScanLimits& limits, const KeyRange* within) {
@@ -114,7 +106,7 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
       // A single key: one B-tree lookup instead of a cursor.
       auto entity = view.GetEntity(table, range.lower->partition_key, *range.lower->row_key);
       if (!entity) return tl::unexpected(entity.error());
-      if (entity->has_value() && !builder.Visit(std::move(**entity))) break;
+      if (entity->has_value() && !builder.Visit(**entity)) break;
       continue;
     }
     bool stopped = false;

@@ -17,6 +17,7 @@
 #include "odata/filter.h"
 #include "odata/planner.h"
 #include "storage/store.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::server {
 
@@ -27,7 +28,7 @@ struct ScanLimits {
 
 // One page.
 struct EntityPage {
-  std::vector<Entity> entities;  // matches in key order
+  storage::StoredEntities entities;  // matches in key order, as stored
   // Where the next page starts (inclusive, row key set): the first entity not examined. Unset
   // when the plan's ranges are exhausted.
   std::optional<KeyBound> next;
@@ -36,24 +37,13 @@ struct EntityPage {
 
 // Exposes an Entity to $filter: PartitionKey and RowKey (String), Timestamp (DateTime) and the
 // custom properties. Views into `entity`, which must outlive this object.
-class EntitySource final : public odata::PropertySource {
+class EntitySource final : public PropertySource {
  public:
   explicit EntitySource(const Entity& entity) : entity_(entity) {}
   std::optional<PropertyView> Get(std::string_view name) const override;
 
  private:
   const Entity& entity_;
-};
-
-// The same for an entity read in place from LMDB memory during a scan, so an entity the filter
-// rejects is never copied. Views into `view`, which must outlive this object.
-class ViewSource final : public odata::PropertySource {
- public:
-  explicit ViewSource(const storage::EntityView& view) : view_(view) {}
-  std::optional<PropertyView> Get(std::string_view name) const override;
-
- private:
-  const storage::EntityView& view_;
 };
 
 // Scans `plan` over `table` in `view`. A range that is a single key is read with one GetEntity.

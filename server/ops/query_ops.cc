@@ -10,6 +10,8 @@
 #include "server/wire/entity_json_parse.h"
 #include "server/wire/entity_json_render.h"
 #include "server/wire/select.h"
+#include "storage/entity_codec.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::server {
 namespace {
@@ -58,6 +60,39 @@ std::optional<std::string> OnePartition(const odata::ScanPlan& plan) {
     if (!range.InOnePartition() || range.lower->partition_key != key) return std::nullopt;
   }
   return key;
+}
+
+// A page entity as the renderer reads it: keys and properties straight from the copied record,
+// never decoded into an Entity.
+class StoredEntityJson final : public EntityJsonSource {
+ public:
+  explicit StoredEntityJson(const storage::StoredEntities::Entry& entry) : entry_(entry) {
+    // The scan read this record's header (or encoded the entity itself): it parses. Were it
+    // malformed, it would render with no properties, as a partly readable list renders its
+    // readable part.
+    (void)record_.Reset(entry.record);
+  }
+  std::string_view partition_key() const override { return entry_.partition_key; }
+  std::string_view row_key() const override { return entry_.row_key; }
+  DateTime timestamp() const override { return record_.timestamp(); }
+  void ForEachProperty(
+      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
+    (void)record_.ForEach(visit);
+  }
+  std::optional<PropertyView> FindProperty(std::string_view name) const override {
+    return record_.Find(name);
+  }
+
+ private:
+  storage::StoredEntities::Entry entry_;
+  storage::EntityRecord record_;
+};
+
+std::string RenderPage(const storage::StoredEntities& entities, MetadataLevel level,
+                       const EntityLocation& where, const Selection& select) {
+  EntityFeedWriter feed(level, where, select, entities.size());
+  for (std::size_t i = 0; i < entities.size(); ++i) feed.Add(StoredEntityJson(entities[i]));
+  return feed.Finish();
 }
 
 }  // namespace
@@ -135,9 +170,9 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   if (auto partition = OnePartition(plan))
     outcome.partition_charge = PartitionCharge{*partition, 1};
   Response& response = outcome.response;
-  response.body = RenderEntityFeed(page->entities, ctx.metadata,
-                                   EntityLocation{ctx.base_url, ctx.route.account, table->name},
-                                   options->select);
+  response.body =
+      RenderPage(page->entities, ctx.metadata,
+                 EntityLocation{ctx.base_url, ctx.route.account, table->name}, options->select);
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   if (page->next) {
     response.Set("x-ms-continuation-NextPartitionKey",

@@ -74,7 +74,7 @@ void AppendTableJson(std::string& out, std::string_view name, const TableRender&
 }
 
 // Exposes a table row to $filter: the only property is TableName (spec §4.1).
-class TableSource final : public odata::PropertySource {
+class TableSource final : public PropertySource {
  public:
   explicit TableSource(std::string_view name) : name_(name) {}
   std::optional<PropertyView> Get(std::string_view property) const override {

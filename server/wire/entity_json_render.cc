@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -18,14 +19,13 @@ void AppendTypeAnnotation(JsonMembers& m, std::string_view name, EdmType type) {
 }
 
 // One custom property: `annotate` adds `@odata.type` where spec §5.1 wants it.
-void AppendProperty(JsonMembers& m, const Property& p, bool annotate) {
-  const EdmValue& v = p.value;
+void AppendProperty(JsonMembers& m, std::string_view name, const PropertyView& v, bool annotate) {
   std::string& out = m.out();
   const bool finite_double = v.type == EdmType::kDouble && std::isfinite(v.number);
   const bool inferable = v.type == EdmType::kString || v.type == EdmType::kInt32 ||
                          v.type == EdmType::kBoolean || finite_double;
-  if (annotate && !inferable) AppendTypeAnnotation(m, p.name, v.type);
-  m.Key(p.name);
+  if (annotate && !inferable) AppendTypeAnnotation(m, name, v.type);
+  m.Key(name);
   switch (v.type) {
     case EdmType::kString:
       AppendJsonString(out, v.bytes);
@@ -52,7 +52,7 @@ void AppendProperty(JsonMembers& m, const Property& p, bool annotate) {
       break;
     case EdmType::kDateTime:
       out.push_back('"');
-      AppendIso8601(out, v.AsDateTime());
+      AppendIso8601(out, DateTime{v.integer});
       out.push_back('"');
       break;
     case EdmType::kGuid:
@@ -63,6 +63,30 @@ void AppendProperty(JsonMembers& m, const Property& p, bool annotate) {
       break;
   }
 }
+
+// A decoded Entity as the renderer reads it.
+class DecodedEntitySource final : public EntityJsonSource {
+ public:
+  explicit DecodedEntitySource(const Entity& entity) : entity_(entity) {}
+  std::string_view partition_key() const override { return entity_.partition_key; }
+  std::string_view row_key() const override { return entity_.row_key; }
+  DateTime timestamp() const override { return entity_.timestamp; }
+  void ForEachProperty(
+      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
+    for (const Property& p : entity_.properties) visit(p.name, View(p.value));
+  }
+  std::optional<PropertyView> FindProperty(std::string_view name) const override {
+    const Property* p = entity_.Find(name);
+    if (p == nullptr) return std::nullopt;
+    return View(p->value);
+  }
+
+ private:
+  static PropertyView View(const EdmValue& v) {
+    return PropertyView{v.type, v.integer, v.number, v.bytes};
+  }
+  const Entity& entity_;
+};
 
 bool Selected(const Selection& select, std::string_view name) {
   return select.all ||
@@ -84,64 +108,78 @@ void AppendMetadataUrl(JsonMembers& m, const EntityLocation& where, std::string_
   out.push_back('"');
 }
 
-// odata.type, odata.id, odata.etag and odata.editLink in the order of spec §5.3.
-void AppendEntityAnnotations(JsonMembers& m, const Entity& e, MetadataLevel level,
-                             const EntityLocation& where) {
+// odata.type, odata.id, odata.etag and odata.editLink in the order of spec §5.3. `iso` is the
+// entity's Timestamp as PutIso8601 wrote it.
+void AppendEntityAnnotations(JsonMembers& m, const EntityJsonSource& e, std::string_view iso,
+                             MetadataLevel level, const EntityLocation& where) {
   std::string& out = m.out();
   const bool full = level == MetadataLevel::kFull;
   if (full) {
-    m.Key("odata.type");
-    out.push_back('"');
+    m.LiteralKey(",\"odata.type\":\"");
     AppendJsonEscaped(out, where.account);
     out.push_back('.');
     AppendJsonEscaped(out, where.table);
     out.push_back('"');
-    m.Key("odata.id");
-    out.push_back('"');
+    m.LiteralKey(",\"odata.id\":\"");
     AppendJsonEscaped(out, where.base_url);
     out.push_back('/');
-    AppendEntityPath(out, where.table, e.partition_key, e.row_key);
+    AppendEntityPath(out, where.table, e.partition_key(), e.row_key());
     out.push_back('"');
   }
-  m.Key("odata.etag");
-  AppendETagJson(out, e.timestamp);
+  m.LiteralKey(",\"odata.etag\":");
+  AppendETagJson(out, iso);
   if (full) {
-    m.Key("odata.editLink");
-    out.push_back('"');
-    AppendEntityPath(out, where.table, e.partition_key, e.row_key);
+    m.LiteralKey(",\"odata.editLink\":\"");
+    AppendEntityPath(out, where.table, e.partition_key(), e.row_key());
     out.push_back('"');
   }
 }
 
 }  // namespace
 
-void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
                       const EntityLocation& where, const Selection& select,
                       bool with_metadata_url) {
+  Iso8601Writer timestamps;
+  AppendEntityJson(out, entity, level, where, select, with_metadata_url, timestamps);
+}
+
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select, bool with_metadata_url,
+                      Iso8601Writer& timestamps) {
   out.push_back('{');
   JsonMembers m(out);
   const bool annotate = level != MetadataLevel::kNone;
+  // The Timestamp is formatted once, for the ETag and the Timestamp property.
+  char iso_buf[kIso8601MaxChars];
+  const std::string_view iso(iso_buf, timestamps.Put(iso_buf, entity.timestamp()));
   if (annotate) {
     if (with_metadata_url) AppendMetadataUrl(m, where, "/@Element");
-    AppendEntityAnnotations(m, entity, level, where);
+    AppendEntityAnnotations(m, entity, iso, level, where);
   }
-  if (Selected(select, "PartitionKey")) m.String("PartitionKey", entity.partition_key);
-  if (Selected(select, "RowKey")) m.String("RowKey", entity.row_key);
+  if (Selected(select, "PartitionKey")) {
+    m.LiteralKey(",\"PartitionKey\":");
+    AppendJsonString(out, entity.partition_key());
+  }
+  if (Selected(select, "RowKey")) {
+    m.LiteralKey(",\"RowKey\":");
+    AppendJsonString(out, entity.row_key());
+  }
   if (Selected(select, "Timestamp")) {
-    if (level == MetadataLevel::kFull) AppendTypeAnnotation(m, "Timestamp", EdmType::kDateTime);
-    m.Key("Timestamp");
-    out.push_back('"');
-    AppendIso8601(out, entity.timestamp);
-    out.push_back('"');
+    if (level == MetadataLevel::kFull) m.LiteralKey(",\"Timestamp@odata.type\":\"Edm.DateTime\"");
+    m.LiteralKey(",\"Timestamp\":\"");
+    out.append(iso).push_back('"');
   }
   if (select.all) {
-    for (const Property& p : entity.properties) AppendProperty(m, p, annotate);
+    entity.ForEachProperty([&m, annotate](std::string_view name, const PropertyView& value) {
+      AppendProperty(m, name, value, annotate);
+    });
   } else {
     // Azure: spec §6.4 — selected properties the entity lacks come back as null.
     for (const std::string& name : select.names) {
       if (IsSystemName(name)) continue;
-      if (const Property* p = entity.Find(name)) {
-        AppendProperty(m, *p, annotate);
+      if (const auto p = entity.FindProperty(name)) {
+        AppendProperty(m, name, *p, annotate);
       } else {
         m.Key(name);
         out.append("null");
@@ -149,6 +187,12 @@ void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel leve
     }
   }
   out.push_back('}');
+}
+
+void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select,
+                      bool with_metadata_url) {
+  AppendEntityJson(out, DecodedEntitySource(entity), level, where, select, with_metadata_url);
 }
 
 void AppendEntityDataJson(std::string& out, const Entity& entity, bool with_timestamp) {
@@ -163,25 +207,40 @@ void AppendEntityDataJson(std::string& out, const Entity& entity, bool with_time
     AppendIso8601(out, entity.timestamp);
     out.push_back('"');
   }
-  for (const Property& p : entity.properties) AppendProperty(m, p, true);
+  for (const Property& p : entity.properties) {
+    const EdmValue& v = p.value;
+    AppendProperty(m, p.name, PropertyView{v.type, v.integer, v.number, v.bytes}, true);
+  }
   out.push_back('}');
+}
+
+EntityFeedWriter::EntityFeedWriter(MetadataLevel level, const EntityLocation& where,
+                                   const Selection& select, std::size_t expected_entities)
+    : level_(level), where_(where), select_(select) {
+  // An entity of a few short properties renders to about 400 bytes at minimal metadata.
+  out_.reserve(128 + expected_entities * 512);
+  out_.push_back('{');
+  JsonMembers m(out_);
+  if (level != MetadataLevel::kNone) AppendMetadataUrl(m, where, "");
+  m.LiteralKey(",\"value\":[");
+}
+
+void EntityFeedWriter::Add(const EntityJsonSource& entity) {
+  if (!first_) out_.push_back(',');
+  first_ = false;
+  AppendEntityJson(out_, entity, level_, where_, select_, false, timestamps_);
+}
+
+std::string EntityFeedWriter::Finish() {
+  out_.append("]}");
+  return std::move(out_);
 }
 
 std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,
                              const EntityLocation& where, const Selection& select) {
-  std::string out;
-  out.reserve(128 + entities.size() * 256);
-  out.push_back('{');
-  JsonMembers m(out);
-  if (level != MetadataLevel::kNone) AppendMetadataUrl(m, where, "");
-  m.Key("value");
-  out.push_back('[');
-  for (std::size_t i = 0; i < entities.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    AppendEntityJson(out, entities[i], level, where, select, false);
-  }
-  out.append("]}");
-  return out;
+  EntityFeedWriter feed(level, where, select, entities.size());
+  for (const Entity& entity : entities) feed.Add(DecodedEntitySource(entity));
+  return feed.Finish();
 }
 
 }  // namespace malachite::server

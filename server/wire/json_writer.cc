@@ -1,8 +1,13 @@
 #include "server/wire/json_writer.h"
 
+#include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -10,58 +15,154 @@
 
 namespace malachite::server {
 
+namespace {
+
+// JSON escapes '"', '\\' and the control characters below 0x20; every other byte, UTF-8
+// sequences included (U+2028 too), is copied as is.
+#if defined(__SSE2__)
+constexpr std::array<bool, 256> kEscaped = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = table['\\'] = true;
+  return table;
+}();
+
+// Bit i set when byte i of the 16 at `p` needs escaping.
+unsigned EscapeMask16(const char* p) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i low = _mm_set1_epi8(0x1f);
+  const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(x, low), low);  // x <= 0x1f
+  const __m128i quote = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
+  const __m128i backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))));
+}
+
+// The index of the first byte at or after `i` that needs escaping, or text.size(). Plain text is
+// tested sixteen bytes per step; a tail shorter than that is tested in one step too, by loading
+// the last sixteen bytes again (overlapping), so no read goes past the string; a string shorter
+// than sixteen bytes is looked up byte by byte.
+std::size_t NextEscape(std::string_view text, std::size_t i) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  for (; n - i >= 16; i += 16) {
+    if (const unsigned mask = EscapeMask16(p + i); mask != 0) return i + __builtin_ctz(mask);
+  }
+  const std::size_t rest = n - i;
+  if (rest == 0) return n;
+  if (n < 16) {  // too short to load sixteen bytes: a table lookup per byte
+    while (i < n && !kEscaped[static_cast<unsigned char>(p[i])]) ++i;
+    return i;
+  }
+  const unsigned mask = EscapeMask16(p + n - 16) >> (16 - rest);
+  return mask == 0 ? n : i + __builtin_ctz(mask);
+}
+#else
+std::size_t NextEscape(std::string_view text, std::size_t i) {
+  const auto plain = [](unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; };
+  while (i < text.size() && plain(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+#endif
+
+// Appends the escape sequence of `c`. REQUIRES: `c` needs escaping.
+void AppendEscape(std::string& out, unsigned char c) {
+  if (c == '"' || c == '\\') {
+    const char pair[2] = {'\\', static_cast<char>(c)};
+    out.append(pair, 2);
+  } else if (c == '\n') {
+    out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
+  } else if (c == '\r') {
+    out.append("\\r");
+  } else if (c == '\t') {
+    out.append("\\t");
+  } else {
+    out.append("\\u00");
+    const char byte = static_cast<char>(c);
+    AppendHex(out, std::string_view(&byte, 1));
+  }
+}
+
+// AppendJsonDouble's text (std::to_chars(value), with ".0" when integral) for the common doubles
+// that are short decimals, without to_chars' general algorithm: writes it at `buf` (room for 32)
+// and returns its length, or 0 when `value` is not one of them. Why the output is the same: for
+// 1e-3 <= |value| < 1e5 to_chars picks fixed notation (never longer than the exponent form there)
+// with the fewest digits that parse back to `value`. With k <= 9 fraction digits, m = round(|value|
+// * 10^k) < 2^53 is exact, and m / 10^k (a correctly rounded division of exact operands) equals
+// |value| exactly when the k-digit decimal parses back to it; no other k-digit decimal does, since
+// |value|'s ulp (<= 2^-36) is below 10^-k. So the smallest such k gives to_chars' digits.
+std::size_t PutShortDecimal(double value, char* buf) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  static constexpr std::uint64_t kIntPow10[] = {1,      10,      100,      1000,      10000,
+                                                100000, 1000000, 10000000, 100000000, 1000000000};
+  const double magnitude = std::fabs(value);
+  if (!(magnitude >= 1e-3 && magnitude < 1e5)) return 0;
+  for (int k = 0; k <= 9; ++k) {
+    // Rounds half up without libm: scaled < 1e14 fits an integer, and scaled - whole is exact.
+    const double scaled = magnitude * kPow10[k];
+    const auto whole = static_cast<std::uint64_t>(scaled);
+    const std::uint64_t digits = whole + (scaled - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+    if (static_cast<double>(digits) / kPow10[k] != magnitude) continue;
+    char* p = buf;
+    if (value < 0) *p++ = '-';
+    p = std::to_chars(p, p + 8, digits / kIntPow10[k]).ptr;
+    *p++ = '.';
+    if (k == 0) {
+      *p++ = '0';  // Azure: spec §5.2 — as AppendJsonDouble's ".0" for integral values
+    } else {
+      std::uint64_t fraction = digits % kIntPow10[k];
+      for (int i = k - 1; i >= 0; --i, fraction /= 10)
+        p[i] = static_cast<char>('0' + fraction % 10);
+      p += k;
+    }
+    return static_cast<std::size_t>(p - buf);
+  }
+  return 0;
+}
+
+// Appends open, text and close with one append when `text` is short and needs no escaping (most
+// keys and many values), where separate appends would each check the capacity and call memcpy.
+// `open` and `close` are at most two bytes. False, with nothing appended, otherwise.
+bool AppendPlainQuoted(std::string& out, std::string_view open, std::string_view text,
+                       std::string_view close) {
+  constexpr std::size_t kMaxText = 64;
+  if (text.size() > kMaxText || NextEscape(text, 0) != text.size()) return false;
+  char buf[kMaxText + 4];
+  char* p = buf;
+  for (char c : open) *p++ = c;
+  if (!text.empty()) std::memcpy(p, text.data(), text.size());
+  p += text.size();
+  for (char c : close) *p++ = c;
+  out.append(buf, static_cast<std::size_t>(p - buf));
+  return true;
+}
+
+}  // namespace
+
 void AppendJsonString(std::string& out, std::string_view text) {
+  if (AppendPlainQuoted(out, "\"", text, "\"")) return;
   out.push_back('"');
   AppendJsonEscaped(out, text);
   out.push_back('"');
 }
 
-namespace {
-
-// True when one of the 8 bytes at `p` is below 0x20, '"' or '\\' (the bytes JSON escapes), by
-// the classic SWAR tests: a byte b < n sets its high bit in (x - n*ones) & ~x.
-bool NeedsEscape8(const char* p) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  std::uint64_t x;
-  std::memcpy(&x, p, sizeof x);
-  const auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  return (((x - kOnes * 0x20) & ~x & kHighs) | has_zero(x ^ (kOnes * '"')) |
-          has_zero(x ^ (kOnes * '\\'))) != 0;
-}
-
-}  // namespace
-
 void AppendJsonEscaped(std::string& out, std::string_view text) {
-  // Copy runs of bytes that need no escaping in one append; plain text is checked eight bytes at
-  // a time.
+  // Runs of bytes that need no escaping are appended whole.
   std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    while (text.size() - i >= 8 && !NeedsEscape8(text.data() + i)) i += 8;
-    if (i == text.size()) break;
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  for (std::size_t i = NextEscape(text, 0); i < text.size(); i = NextEscape(text, run)) {
     out.append(text.data() + run, i - run);
+    AppendEscape(out, static_cast<unsigned char>(text[i]));
     run = i + 1;
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c == '\n') {
-      out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
-    } else if (c == '\r') {
-      out.append("\\r");
-    } else if (c == '\t') {
-      out.append("\\t");
-    } else {
-      out.append("\\u00");
-      AppendHex(out, text.substr(i, 1));
-    }
   }
   out.append(text.data() + run, text.size() - run);
 }
 
 void AppendJsonDouble(std::string& out, double value) {
   char buf[32];
+  if (const std::size_t len = PutShortDecimal(value, buf); len != 0) {
+    out.append(buf, len);
+    return;
+  }
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   const std::string_view text(buf, ec == std::errc() ? end - buf : 0);
   out.append(text);
@@ -96,14 +197,31 @@ void AppendEntityPath(std::string& out, std::string_view table, std::string_view
 }
 
 void AppendETagJson(std::string& out, DateTime t) {
-  out.append("\"W/\\\"datetime'");
-  const std::size_t start = out.size();
-  AppendIso8601(out, t);
-  // Azure: spec §3 — ':' percent-encoded as in FormatETag; the ISO text has exactly two.
-  for (std::size_t i = start; i < out.size(); ++i) {
-    if (out[i] == ':') out.replace(i, 1, "%3A");
-  }
-  out.append("'\\\"\"");
+  char iso[kIso8601MaxChars];
+  AppendETagJson(out, std::string_view(iso, PutIso8601(iso, t)));
+}
+
+void AppendETagJson(std::string& out, std::string_view iso8601) {
+  // Azure: spec §3 — ':' percent-encoded as in FormatETag. PutIso8601 writes
+  // "yyyy-MM-ddTHH:mm:ss[.fffffff]Z": the two colons are at offsets 13 and 16. The literal parts
+  // have fixed sizes, so the text is assembled in a buffer and appended once.
+  constexpr std::string_view kOpen = "\"W/\\\"datetime'";
+  constexpr std::string_view kClose = "'\\\"\"";
+  char buf[kOpen.size() + kIso8601MaxChars + 4 + kClose.size()];
+  char* p = buf;
+  const auto put = [&p](std::string_view part) {
+    std::memcpy(p, part.data(), part.size());
+    p += part.size();
+  };
+  put(kOpen);
+  std::memcpy(p, iso8601.data(), 13);
+  std::memcpy(p + 13, "%3A", 3);
+  std::memcpy(p + 16, iso8601.data() + 14, 2);
+  std::memcpy(p + 18, "%3A", 3);
+  p += 21;
+  put(iso8601.substr(17));
+  put(kClose);
+  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 void JsonMembers::Comma() {
@@ -112,9 +230,12 @@ void JsonMembers::Comma() {
 }
 
 void JsonMembers::Key(std::string_view name) {
-  Comma();
-  AppendJsonString(out_, name);
-  out_.push_back(':');
+  const std::string_view open = first_ ? "\"" : ",\"";
+  first_ = false;
+  if (AppendPlainQuoted(out_, open, name, "\":")) return;
+  out_.append(open);
+  AppendJsonEscaped(out_, name);
+  out_.append("\":");
 }
 
 void JsonMembers::AnnotationKey(std::string_view name) {
@@ -122,6 +243,11 @@ void JsonMembers::AnnotationKey(std::string_view name) {
   AppendJsonString(out_, name);
   out_.pop_back();  // reopen the string literal
   out_.append("@odata.type\":");
+}
+
+void JsonMembers::LiteralKey(std::string_view literal) {
+  out_.append(first_ ? literal.substr(1) : literal);
+  first_ = false;
 }
 
 void JsonMembers::String(std::string_view name, std::string_view value) {

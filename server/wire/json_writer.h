@@ -32,6 +32,9 @@ void AppendEntityPath(std::string& out, std::string_view table, std::string_view
 // Appends FormatETag(t) as a JSON string literal (quotes included), e.g.
 // "W/\"datetime'2021-02-05T17%3A15%3A16.7935715Z'\"", without temporaries.
 void AppendETagJson(std::string& out, DateTime t);
+// The same from the timestamp as PutIso8601 (common/datetime.h) formatted it.
+// REQUIRES: `iso8601` is PutIso8601's output.
+void AppendETagJson(std::string& out, std::string_view iso8601);
 
 // Writes the members of one JSON object into `out`, placing the commas. Does not write the
 // braces. Lives as long as the statement or scope that uses it; keeps a reference to `out`.
@@ -43,6 +46,10 @@ class JsonMembers {
   void Key(std::string_view name);
   // `"name@odata.type":`.
   void AnnotationKey(std::string_view name);
+  // For keys known at compile time, written whole: `literal` is the member's text from its
+  // comma on (`,"PartitionKey":`), written without the comma for the first member.
+  // REQUIRES: literal starts with ','.
+  void LiteralKey(std::string_view literal);
   // `"name":"value"` with both escaped.
   void String(std::string_view name, std::string_view value);
 

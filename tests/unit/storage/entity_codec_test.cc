@@ -2,9 +2,12 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "storage/entity_record_dump.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::storage {
 namespace {
@@ -73,6 +76,70 @@ TEST_CASE("entity_codec: one property is read in place without decoding the enti
   CHECK(raw->bytes.data() < bytes.data() + bytes.size());
   CHECK_FALSE(record->Find("qty"));  // names are case-sensitive
   CHECK_FALSE(record->Find("Missing"));
+}
+
+TEST_CASE("entity_codec: Find reads each EDM type in place wherever it stands, and absent names",
+          "[storage]") {
+  Entity e = Sample();
+  e.properties.push_back({"Long", EdmValue::String(std::string(300, 'L'))});  // 2-byte length
+  e.properties.push_back({"Far", EdmValue::Int64(-1234567890123)});           // multi-byte varint
+  const std::string bytes = EncodeEntityRecord(e);
+  EntityRecord record;
+  REQUIRE(record.Reset(bytes));
+  for (const Property& p : e.properties) {
+    INFO(p.name);
+    const auto found = record.Find(p.name);
+    REQUIRE(found);
+    CHECK(found->type == p.value.type);
+    CHECK(found->integer == p.value.integer);
+    CHECK(found->bytes == p.value.bytes);
+    CHECK(std::memcmp(&found->number, &p.value.number, sizeof(double)) == 0);
+  }
+  CHECK_FALSE(record.Find("Nam"));
+  CHECK_FALSE(record.Find("Names"));
+  CHECK_FALSE(record.Find(""));
+  // A record cut short finds what stands before the cut and nothing after it.
+  EntityRecord cut;
+  REQUIRE(cut.Reset(std::string_view(bytes).substr(0, bytes.size() - 1)));
+  CHECK(cut.Find("Name"));
+  CHECK_FALSE(cut.Find("Far"));
+}
+
+TEST_CASE("entity_codec: ForEach visits every property in order, as DecodeProperties decodes it",
+          "[storage]") {
+  const std::string bytes = EncodeEntityRecord(Sample());
+  EntityRecord record;
+  REQUIRE(record.Reset(bytes));
+  std::vector<Property> seen;
+  CHECK(record.ForEach([&seen](std::string_view name, const PropertyView& v) {
+    seen.push_back(
+        {std::string(name), EdmValue{v.type, v.integer, v.number, std::string(v.bytes)}});
+  }));
+  CHECK(seen == Sample().properties);
+  EntityRecord cut;
+  REQUIRE(cut.Reset(std::string_view(bytes).substr(0, bytes.size() - 1)));
+  int visited = 0;
+  CHECK_FALSE(cut.ForEach([&visited](std::string_view, const PropertyView&) { ++visited; }));
+  CHECK(visited == static_cast<int>(Sample().properties.size()) - 1);
+}
+
+TEST_CASE("entity_codec: StoredEntities keeps keys and records of added entities", "[storage]") {
+  StoredEntities page;
+  const std::string record = EncodeEntityRecord(Sample());
+  page.Add("a", "", record);
+  Entity second = Sample();
+  second.partition_key = "b";
+  second.row_key = std::string(40, 'r');
+  page.Add(second);
+  REQUIRE(page.size() == 2);
+  CHECK(page[0].partition_key == "a");
+  CHECK(page[0].row_key.empty());
+  CHECK(page[0].record == record);
+  CHECK(page[1].partition_key == "b");
+  CHECK(page[1].row_key == second.row_key);
+  auto decoded = DecodeEntity(page[1].partition_key, page[1].row_key, page[1].record);
+  REQUIRE(decoded);
+  CHECK(*decoded == second);
 }
 
 TEST_CASE("entity_codec: truncated or unknown-version records are errors and not crashes",

@@ -108,9 +108,14 @@ TEST_CASE("entity_store: scan views read properties in place and decode on deman
   int visited = 0;
   REQUIRE((*view)->ScanEntities(t, {}, [&](const EntityView& e) {
     ++visited;
-    auto qty = e.GetProperty("Qty");
+    auto qty = e.Get("Qty");
     CHECK((qty && qty->type == EdmType::kInt64 && qty->integer == 5));
-    CHECK_FALSE(e.GetProperty("Nope"));
+    CHECK_FALSE(e.Get("Nope"));
+    CHECK(e.Get("PartitionKey")->bytes == "p");
+    CHECK(e.Get("PartitionKey")->type == EdmType::kString);
+    CHECK(e.Get("RowKey")->bytes == "1");
+    CHECK(e.Get("Timestamp")->type == EdmType::kDateTime);
+    CHECK(e.Get("Timestamp")->integer == e.timestamp().ticks);
     Entity full = e.Decode();
     CHECK(full.timestamp == e.timestamp());
     CHECK(full.properties.size() == 2);

@@ -1,5 +1,6 @@
-// Where the $filter evaluator gets property values from: an entity (PartitionKey, RowKey,
-// Timestamp and custom properties) or a table row (TableName).
+// Where the $filter evaluator (odata) gets property values from: an entity (PartitionKey, RowKey,
+// Timestamp and custom properties), decoded or read in place by storage, or a table row
+// (TableName).
 #pragma once
 
 #include <optional>
@@ -7,7 +8,7 @@
 
 #include "common/property_view.h"
 
-namespace malachite::odata {
+namespace malachite {
 
 class PropertySource {
  public:
@@ -17,4 +18,4 @@ class PropertySource {
   virtual std::optional<PropertyView> Get(std::string_view name) const = 0;
 };
 
-}  // namespace malachite::odata
+}  // namespace malachite
