@@ -77,3 +77,27 @@ test("concurrency: 16 updates conditioned on one ETag at once: exactly one wins,
   assert.equal(stored.v, won[0].v);
   assert.equal(stored.etag, won[0].value.etag);
 });
+
+test("concurrency: 16 transactions of 100 inserts at once each store exactly their own entities", async () => {
+  // Transactions read by one I/O thread in the same turn commit together, after every one of them
+  // was decoded: each must apply what its own body said.
+  const results = await Promise.all(
+    range(16).map((t) =>
+      client.submitTransaction(
+        range(100).map((i) => ["create", { partitionKey: `tx${t}`, rowKey: String(i).padStart(3, "0"), t, i, text: `t${t}-i${i}` }]),
+      ),
+    ),
+  );
+  for (const result of results) assert.equal(result.status, 202);
+  for (const t of range(16)) {
+    const rows = [];
+    const filter = `PartitionKey eq 'tx${t}'`;
+    for await (const entity of client.listEntities({ queryOptions: { filter } })) {
+      assert.equal(entity.t, t);
+      assert.equal(entity.text, `t${t}-i${entity.i}`);
+      assert.equal(entity.rowKey, String(entity.i).padStart(3, "0"));
+      rows.push(entity.i);
+    }
+    assert.deepEqual(rows, range(100), `partition tx${t}`);
+  }
+});
