@@ -104,6 +104,17 @@ WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes) {
   return stats;
 }
 
+namespace {
+
+// The Location an answer is given, kept per thread: rendering is synchronous and an answer copies
+// what it is given, so the string is reused from one write to the next.
+std::string& LocationScratch() {
+  thread_local std::string location;
+  return location;
+}
+
+}  // namespace
+
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
                        WriteAnswer& answer) {
   const bool insert = write.op == Operation::kInsertEntity;
@@ -118,10 +129,9 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   const std::string_view applied = PreferenceAppliedValue(write.prefer);
   if (!applied.empty()) answer.Header("Preference-Applied", applied);
   answer.Header("ETag", etag);
-  const std::string path = EntityPath(where.table, entity.partition_key, entity.row_key);
-  std::string location;
-  location.reserve(where.base_url.size() + 1 + path.size());
-  location.append(where.base_url).append(1, '/').append(path);
+  std::string& location = LocationScratch();
+  location.assign(where.base_url).append(1, '/');
+  AppendEntityUrlPath(location, where.table, entity.partition_key, entity.row_key);
   answer.Header("Location", location);
   if (write.prefer == PreferReturn::kNoContent) {
     answer.Header("DataServiceId", location);
