@@ -106,11 +106,16 @@ WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes) {
 
 namespace {
 
-// The Location an answer is given, kept per thread: rendering is synchronous and an answer copies
-// what it is given, so the string is reused from one write to the next.
-std::string& LocationScratch() {
-  thread_local std::string location;
-  return location;
+// The ETag and Location an answer is given, kept per thread: rendering is synchronous and an
+// answer copies what it is given, so the strings are reused from one write to the next.
+struct HeaderScratch {
+  std::string etag;
+  std::string location;
+};
+
+HeaderScratch& Scratch() {
+  thread_local HeaderScratch scratch;
+  return scratch;
 }
 
 }  // namespace
@@ -121,7 +126,10 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   answer.Status(insert && write.prefer != PreferReturn::kNoContent ? 201 : 204);
   if (write.op == Operation::kDeleteEntity) return;
   const Entity& entity = write.entity;
-  const std::string etag = FormatETag(entity.timestamp);
+  HeaderScratch& scratch = Scratch();
+  std::string& etag = scratch.etag;
+  etag.clear();
+  AppendETag(etag, entity.timestamp);
   if (!insert) {
     answer.Header("ETag", etag);
     return;
@@ -129,7 +137,7 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   const std::string_view applied = PreferenceAppliedValue(write.prefer);
   if (!applied.empty()) answer.Header("Preference-Applied", applied);
   answer.Header("ETag", etag);
-  std::string& location = LocationScratch();
+  std::string& location = scratch.location;
   location.assign(where.base_url).append(1, '/');
   AppendEntityUrlPath(location, where.table, entity.partition_key, entity.row_key);
   answer.Header("Location", location);
