@@ -33,5 +33,7 @@ struct Entity {
 // Azure: spec §3 — ETag is W/"datetime'<Timestamp>'" with ':' percent-encoded as %3A and the
 // 7-digit fraction trimmed of trailing zeros, e.g. W/"datetime'2021-02-05T17%3A15%3A16.7935715Z'".
 std::string FormatETag(DateTime timestamp);
+// Appends FormatETag(timestamp) to `out`.
+void AppendETag(std::string& out, DateTime timestamp);
 
 }  // namespace malachite

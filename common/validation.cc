@@ -96,9 +96,15 @@ std::size_t ValueBytes(const EdmValue& value) {
   return 8;
 }
 
-std::size_t PropertyBytes(std::string_view name, std::size_t value_bytes) {
-  return 4 + 2 * Utf16Length(name) + value_bytes;
+// The bytes of a property whose name has `name_units` UTF-16 units.
+std::size_t PropertyBytes(std::size_t name_units, std::size_t value_bytes) {
+  return 4 + 2 * name_units + value_bytes;
 }
+
+// The UTF-16 lengths of the system property names.
+constexpr std::size_t kPartitionKeyUnits = std::string_view("PartitionKey").size();
+constexpr std::size_t kRowKeyUnits = std::string_view("RowKey").size();
+constexpr std::size_t kTimestampUnits = std::string_view("Timestamp").size();
 
 // Azure: spec §9.3 — strings valid UTF-8 up to 64 KiB as UTF-16, binary up to 64 KiB. Returns
 // the value's size (ValueBytes), a string's UTF-16 length taken from the same pass.
@@ -138,6 +144,35 @@ Result<std::size_t> CheckKey(std::string_view which, std::string_view value) {
   return *units;
 }
 
+// ValidatePropertyName's checks; the name's UTF-16 length when they pass.
+Result<std::size_t> CheckPropertyName(std::string_view name) {
+  // The common name is ASCII: valid UTF-8, one UTF-16 unit a byte, checked in one pass.
+  if (!name.empty() && name.size() <= limits::kPropertyNameMax && IsAsciiIdentifier(name)) {
+    return name.size();
+  }
+  const std::optional<std::size_t> units = ValidUtf16Length(name);
+  if (!units) return Fail(ErrorCode::kPropertyNameInvalid);
+  if (*units > limits::kPropertyNameMax) return Fail(ErrorCode::kPropertyNameTooLong);
+  if (name.empty()) return Fail(ErrorCode::kPropertyNameInvalid);
+  // Azure: spec §9.3 — a C# identifier: first `_` or a letter, then letters, digits, marks, `_`.
+  std::size_t pos = 0;
+  bool first = true;
+  while (pos < name.size()) {
+    const char c = name[pos];
+    bool ok;
+    if (static_cast<unsigned char>(c) < 0x80) {
+      ok = IsAsciiLetter(c) || c == '_' || (!first && IsAsciiDigit(c));
+      ++pos;
+    } else {
+      const NameChar kind = ClassifyNonAscii(NextCodePoint(name, pos));
+      ok = kind == NameChar::kLetter || (!first && kind == NameChar::kPartOnly);
+    }
+    if (!ok) return Fail(ErrorCode::kPropertyNameInvalid);
+    first = false;
+  }
+  return *units;
+}
+
 }  // namespace
 
 Result<void> ValidateTableName(std::string_view name) {
@@ -160,30 +195,7 @@ Result<void> ValidateKey(std::string_view which, std::string_view value) {
 }
 
 Result<void> ValidatePropertyName(std::string_view name) {
-  // The common name is ASCII: valid UTF-8, one UTF-16 unit a byte, checked in one pass.
-  if (!name.empty() && name.size() <= limits::kPropertyNameMax && IsAsciiIdentifier(name)) {
-    return {};
-  }
-  const std::optional<std::size_t> units = ValidUtf16Length(name);
-  if (!units) return Fail(ErrorCode::kPropertyNameInvalid);
-  if (*units > limits::kPropertyNameMax) return Fail(ErrorCode::kPropertyNameTooLong);
-  if (name.empty()) return Fail(ErrorCode::kPropertyNameInvalid);
-  // Azure: spec §9.3 — a C# identifier: first `_` or a letter, then letters, digits, marks, `_`.
-  std::size_t pos = 0;
-  bool first = true;
-  while (pos < name.size()) {
-    const char c = name[pos];
-    bool ok;
-    if (static_cast<unsigned char>(c) < 0x80) {
-      ok = IsAsciiLetter(c) || c == '_' || (!first && IsAsciiDigit(c));
-      ++pos;
-    } else {
-      const NameChar kind = ClassifyNonAscii(NextCodePoint(name, pos));
-      ok = kind == NameChar::kLetter || (!first && kind == NameChar::kPartOnly);
-    }
-    if (!ok) return Fail(ErrorCode::kPropertyNameInvalid);
-    first = false;
-  }
+  if (auto units = CheckPropertyName(name); !units) return tl::unexpected(std::move(units.error()));
   return {};
 }
 
@@ -197,16 +209,19 @@ Result<void> ValidateEntity(const Entity& entity) {
   if (entity.properties.size() > limits::kMaxCustomProperties) {
     return Fail(ErrorCode::kTooManyProperties);
   }
-  for (const Property& p : entity.properties) {
-    if (auto r = ValidatePropertyName(p.name); !r) return r;
-  }
   // The system properties count towards the 1 MiB like any other property.
-  std::size_t size = PropertyBytes("PartitionKey", 2 * *pk_units) +
-                     PropertyBytes("RowKey", 2 * *rk_units) + PropertyBytes("Timestamp", 8);
+  std::size_t size = PropertyBytes(kPartitionKeyUnits, 2 * *pk_units) +
+                     PropertyBytes(kRowKeyUnits, 2 * *rk_units) + PropertyBytes(kTimestampUnits, 8);
+  // Every name is checked before any value; a name's UTF-16 length comes from its check.
+  for (const Property& p : entity.properties) {
+    const Result<std::size_t> name_units = CheckPropertyName(p.name);
+    if (!name_units) return tl::unexpected(name_units.error());
+    size += PropertyBytes(*name_units, 0);
+  }
   for (const Property& p : entity.properties) {
     const Result<std::size_t> value_bytes = CheckValue(p.value);
     if (!value_bytes) return tl::unexpected(value_bytes.error());
-    size += PropertyBytes(p.name, *value_bytes);
+    size += value_bytes.value();
   }
   if (size > limits::kEntityMaxBytes) return Fail(ErrorCode::kEntityTooLarge);
   return {};

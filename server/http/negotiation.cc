@@ -1,6 +1,8 @@
 #include "server/http/negotiation.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 
 #include "common/datetime.h"
@@ -159,6 +161,58 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
     return Fail(ErrorCode::kJsonFormatNotSupported);
   }
   return *level;
+}
+
+namespace {
+
+// The header inputs of NegotiateMetadata; $format comes last, from the query.
+constexpr std::array<std::string_view, 4> kInputHeaders = {
+    "Content-Type", "Accept", "MaxDataServiceVersion", "DataServiceVersion"};
+
+using FoundInputs = std::array<std::optional<std::string_view>, kInputHeaders.size() + 1>;
+
+// The first value of each kInputHeaders name (as Request::Find reads it), in one pass over the
+// headers: names are told apart by their length before they are compared.
+void FindInputHeaders(const Request& request, FoundInputs& found) {
+  for (const Header& header : request.headers) {
+    for (std::size_t i = 0; i < kInputHeaders.size(); ++i) {
+      if (header.name.size() == kInputHeaders[i].size() && !found[i] &&
+          AsciiIEquals(header.name, kInputHeaders[i])) {
+        found[i] = header.value;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Result<MetadataLevel> MetadataNegotiator::Negotiate(const Request& request, const Route& route) {
+  // XML operations also read the body; $batch and preflight answer without reading anything.
+  if (IsXmlOnly(route.op) || route.op == Operation::kBatch || route.op == Operation::kPreflight) {
+    return NegotiateMetadata(request, route, version_);
+  }
+  static_assert(std::tuple_size_v<FoundInputs> == kInputs);
+  FoundInputs found;
+  FindInputHeaders(request, found);
+  if (const std::string* format = route.query.Find("$format")) found[kInputs - 1] = *format;
+  bool same = remembered_ && route.op == op_;
+  for (std::size_t i = 0; same && i < kInputs; ++i) {
+    same =
+        found[i].has_value() == inputs_[i].present && (!found[i] || *found[i] == inputs_[i].value);
+  }
+  if (same) return level_;
+  remembered_ = false;
+  auto level = NegotiateMetadata(request, route, version_);
+  if (!level) return level;
+  for (std::size_t i = 0; i < kInputs; ++i) {
+    inputs_[i].present = found[i].has_value();
+    inputs_[i].value.assign(found[i].value_or(std::string_view{}));
+  }
+  op_ = route.op;
+  level_ = *level;
+  remembered_ = true;
+  return level;
 }
 
 }  // namespace malachite::server

@@ -2,6 +2,8 @@
 // processed at and which JSON metadata level its response uses.
 #pragma once
 
+#include <array>
+#include <string>
 #include <string_view>
 
 #include "common/edm.h"
@@ -32,5 +34,32 @@ Result<std::string_view> NegotiateVersion(const Request& request, DateTime now);
 // they and $batch/preflight otherwise return kMinimal.
 Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& route,
                                         std::string_view version);
+
+// NegotiateMetadata for a run of requests processed at one version (the operations of a $batch
+// changeset), remembering the last success: a request of the same operation whose $format and
+// first Accept, Content-Type, MaxDataServiceVersion and DataServiceVersion headers are
+// byte-identical (present or absent alike) to the remembered one's gets the remembered level
+// without negotiating again. Every result, error or level, is exactly what NegotiateMetadata
+// returns for the request; errors are never remembered. REQUIRES: `version` outlives the
+// negotiator.
+class MetadataNegotiator {
+ public:
+  explicit MetadataNegotiator(std::string_view version) : version_(version) {}
+  Result<MetadataLevel> Negotiate(const Request& request, const Route& route);
+
+ private:
+  // One input a JSON operation's negotiation reads: a header's first value, or $format.
+  struct Input {
+    bool present = false;
+    std::string value;
+  };
+  static constexpr std::size_t kInputs = 5;
+
+  std::string_view version_;
+  bool remembered_ = false;
+  Operation op_ = Operation::kQueryTables;
+  std::array<Input, kInputs> inputs_;
+  MetadataLevel level_ = MetadataLevel::kMinimal;
+};
 
 }  // namespace malachite::server

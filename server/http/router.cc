@@ -117,7 +117,7 @@ Result<Operation> PickOperation(int form, std::string_view verb, const Request& 
 
 // Azure: spec §1.4 X-HTTP-Method tunnelling, checked in the service's order.
 Result<void> ApplyMethodOverride(const Request& request, Route& route) {
-  route.method = request.method;
+  route.method.assign(request.method);
   std::size_t count = request.Count("X-HTTP-Method");
   if (count == 0) return {};
   if (count > 1) return Fail(ErrorCode::kXMethodIncorrectCount);
@@ -126,7 +126,7 @@ Result<void> ApplyMethodOverride(const Request& request, Route& route) {
   if (value != "DELETE" && value != "PUT" && value != "MERGE") {
     return Fail(ErrorCode::kXMethodIncorrectValue);
   }
-  route.method = std::string(value);
+  route.method.assign(value);
   return {};
 }
 
@@ -185,7 +185,7 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
     if (has_args) return InvalidUri();
     form = 4;
   } else {
-    route.table = std::string(name);
+    route.table.assign(name);
     if (auto ok = CheckTableName(route.table); !ok) return ok;
     if (!args.empty()) {
       if (!ParseEntityKeys(args, route)) return InvalidUri();
@@ -211,12 +211,55 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
   return {};
 }
 
+// Azure: spec §1.1 — the account: the host's in host style, else the path's first segment.
+// `slash` is set to the '/' before the resource (the path's first '/' in host style).
+Result<void> RouteAccount(std::string_view path, std::optional<std::string_view> authority,
+                          const HostRouting& routing, Route& route, std::size_t& slash) {
+  slash = 0;
+  if (auto host = authority ? ParseHostAccount(*authority, routing) : std::nullopt) {
+    route.account = std::move(host->account);
+    route.secondary = host->secondary;
+    route.host_style = true;
+    return {};
+  }
+  slash = path.find('/', 1);
+  std::string_view account =
+      path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
+  PercentDecodeInto(account, route.account);
+  if (route.account.size() > kSecondarySuffix.size() && route.account.ends_with(kSecondarySuffix)) {
+    route.account.resize(route.account.size() - kSecondarySuffix.size());
+    route.secondary = true;
+  }
+  if (route.account.empty()) return InvalidUri();
+  return {};
+}
+
+// Every field of `route` back to its default, keeping the strings' capacity.
+void Reset(Route& route) {
+  route.op = Operation::kQueryTables;
+  route.account.clear();
+  route.secondary = false;
+  route.host_style = false;
+  route.table.clear();
+  route.partition_key.clear();
+  route.row_key.clear();
+  route.query.items.clear();
+  route.raw_path.clear();
+  route.method.clear();
+}
+
 }  // namespace
 
 Result<Route> RouteRequest(const Request& request) { return RouteRequest(request, HostRouting{}); }
 
 Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   Route route;
+  if (auto ok = RouteRequest(request, routing, route); !ok) return tl::unexpected(ok.error());
+  return route;
+}
+
+Result<void> RouteRequest(const Request& request, const HostRouting& routing, Route& route) {
+  Reset(route);
   std::string_view target = request.target;
   std::optional<std::string_view> authority = request.Find("Host");
   // An absolute-form target (proxies, $batch parts): its authority is the host; drop both.
@@ -230,7 +273,7 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   std::size_t question = target.find('?');
   std::string_view path = target.substr(0, question);
   if (question != std::string_view::npos) ParseQuery(target.substr(question + 1), route.query);
-  route.raw_path = std::string(path);
+  route.raw_path.assign(path);
   if (path.empty() || path.front() != '/') return InvalidUri();
   // Azure: spec §1.2 — http.sys, the service's front end, refuses a path in which a '%' starts no
   // two-hex-digit escape (400 "Bad Request - Invalid URL") before the service sees it. Emulator:
@@ -238,33 +281,16 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   if (!IsValidPercentEncoding(path)) {
     return Fail(ErrorCode::kInvalidUri, {}, "malformed percent escape in the path");
   }
-
-  std::size_t slash = 0;  // before the resource: the path's first '/' in host style
-  if (auto host = authority ? ParseHostAccount(*authority, routing) : std::nullopt) {
-    route.account = std::move(host->account);
-    route.secondary = host->secondary;
-    route.host_style = true;
-  } else {
-    // Azure: spec §1.1 — path style: the account is the first segment.
-    slash = path.find('/', 1);
-    std::string_view account =
-        path.substr(1, slash == std::string_view::npos ? path.npos : slash - 1);
-    route.account = PercentDecode(account);
-    if (route.account.size() > kSecondarySuffix.size() &&
-        route.account.ends_with(kSecondarySuffix)) {
-      route.account.resize(route.account.size() - kSecondarySuffix.size());
-      route.secondary = true;
-    }
-    if (route.account.empty()) return InvalidUri();
-  }
+  std::size_t slash = 0;
+  if (auto ok = RouteAccount(path, authority, routing, route, slash); !ok) return ok;
 
   // Azure: spec §4.17 — OPTIONS is a CORS preflight on any path.
   if (request.method == "OPTIONS") {
     route.method = request.method;
     route.op = Operation::kPreflight;
-    return route;
+    return {};
   }
-  if (auto ok = ApplyMethodOverride(request, route); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ApplyMethodOverride(request, route); !ok) return ok;
 
   std::string_view rest =
       slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
@@ -274,10 +300,7 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
       (rest == route.account || rest == route.account + "/")) {
     rest = {};
   }
-  if (rest.empty()) {
-    if (auto ok = RouteServiceLevel(route); !ok) return tl::unexpected(ok.error());
-    return route;
-  }
+  if (rest.empty()) return RouteServiceLevel(route);
   // Emulator: one trailing slash after a resource (`/Tables/`, `/$batch/`, `/<table>()/`) is
   // ignored, as Azurite does (plain HTTP clients send it); the signature covers the path as sent.
   if (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);
@@ -285,10 +308,15 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   // and fails the table-name rules (InvalidResourceName), not the routing.
   if (rest.substr(0, rest.find('(')).find('/') != std::string_view::npos) return InvalidUri();
   // Azure: spec §1.2 — decode before parsing (clients send both ' and %27). Keys cannot hold
-  // '/', '\', '#' or '?', so the decoded form is unambiguous.
-  std::string resource = PercentDecode(rest);
-  if (auto ok = RouteResource(resource, request, route); !ok) return tl::unexpected(ok.error());
-  return route;
+  // '/', '\', '#' or '?', so the decoded form is unambiguous. Most resources hold no escape and
+  // are read in place.
+  std::string decoded;
+  std::string_view resource = rest;
+  if (rest.find('%') != std::string_view::npos) {
+    decoded = PercentDecode(rest);
+    resource = decoded;
+  }
+  return RouteResource(resource, request, route);
 }
 
 }  // namespace malachite::server

@@ -35,27 +35,38 @@ bool IsUnreserved(char c) {
 }  // namespace
 
 std::string PercentDecode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  PercentDecodeInto(text, out, plus_is_space);
+  return out;
+}
+
+void PercentDecodeInto(std::string_view text, std::string& out, bool plus_is_space) {
   // Most names and keys hold no escape: nothing to decode, so Boost.URL is not needed.
   if (text.find('%') == std::string_view::npos &&
       (!plus_is_space || text.find('+') == std::string_view::npos)) {
-    return std::string(text);
+    out.assign(text);
+    return;
   }
   auto escaped = urls::make_pct_string_view(text);
   std::string repaired;
   if (!escaped) {
     repaired = EscapeStrayPercents(text);
     escaped = urls::make_pct_string_view(repaired);
-    if (!escaped) return std::string(text);
+    if (!escaped) {
+      out.assign(text);
+      return;
+    }
   }
   urls::encoding_opts options;
   options.space_as_plus = plus_is_space;
-  std::string out;
+  out.clear();
   out.reserve(escaped->decoded_size());
   escaped->decode(options, urls::string_token::append_to(out));
-  return out;
 }
 
 bool IsValidPercentEncoding(std::string_view text) {
+  // A text without '%' holds no escape to check: most paths.
+  if (text.find('%') == std::string_view::npos) return true;
   return urls::make_pct_string_view(text).has_value();
 }
 

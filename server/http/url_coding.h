@@ -14,6 +14,8 @@ namespace malachite::server {
 // around it decode, as .NET's UrlDecode reads a query value; a path is checked with
 // IsValidPercentEncoding first (spec §1.2).
 std::string PercentDecode(std::string_view text, bool plus_is_space = false);
+// The same into `out` (overwritten, keeping its capacity).
+void PercentDecodeInto(std::string_view text, std::string& out, bool plus_is_space = false);
 
 // True when every '%' in `text` starts an escape of two hex digits (RFC 3986 §2.1 pct-encoded).
 bool IsValidPercentEncoding(std::string_view text);

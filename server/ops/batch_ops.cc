@@ -26,7 +26,6 @@ namespace {
 // One decoded operation of the changeset, ready to apply.
 struct PlannedOperation {
   EntityWrite write;
-  std::string table;  // as named in the sub-request URL
   std::optional<std::string> content_id;
   MetadataLevel level = MetadataLevel::kMinimal;
 };
@@ -80,9 +79,9 @@ Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, Operati
   return outcome;
 }
 
-// Routes a part's request as the batch was routed: host style when the batch was (spec §1.1).
-Result<Route> RoutePart(const RequestContext& ctx, const Request& part) {
-  return RouteRequest(part, HostRouting{ctx.route.host_style, {ctx.route.account}});
+// A part's request is routed as the batch was: host style when the batch was (spec §1.1).
+HostRouting PartRouting(const RequestContext& ctx) {
+  return HostRouting{ctx.route.host_style, {ctx.route.account}};
 }
 
 // Azure: spec §10.9 — under a bearer token each operation needs its own RBAC actions.
@@ -91,40 +90,53 @@ Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {
   return AuthorizeBearerOperation(*ctx.rbac, op);
 }
 
-// Routes and decodes one changeset operation as its single-request form would be; `version`
-// is the batch's (BatchVersion).
-Result<PlannedOperation> PlanOperation(const RequestContext& ctx, std::string_view version,
+// What planning one operation after another reuses: the routing, the last negotiation and the
+// route's strings, so that an operation is routed and negotiated without allocating.
+struct PlanScratch {
+  PlanScratch(const RequestContext& ctx, std::string_view version)
+      : routing(PartRouting(ctx)), negotiator(version) {}
+  HostRouting routing;
+  MetadataNegotiator negotiator;
+  Route route;  // the last planned operation's
+};
+
+// Routes and decodes one changeset operation as its single-request form would be; afterwards
+// `scratch.route` is its route.
+Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
                                        BatchOperation& operation) {
-  auto route = RoutePart(ctx, operation.request);
-  if (!route) return tl::unexpected(route.error());
+  Route& route = scratch.route;
+  if (auto ok = RouteRequest(operation.request, scratch.routing, route); !ok) {
+    return tl::unexpected(ok.error());
+  }
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
-  if (route->account != ctx.route.account) {
+  if (route.account != ctx.route.account) {
     return Fail(ErrorCode::kInvalidInput, {}, "sub-request names another account");
   }
   // Azure: spec §7.1 — only entity writes inside a changeset (a GET must stand alone).
-  if (!IsEntityWrite(route->op)) {
+  if (!IsEntityWrite(route.op)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operation not allowed in a changeset");
   }
-  auto level = NegotiateMetadata(operation.request, *route, version);
+  auto level = scratch.negotiator.Negotiate(operation.request, route);
   if (!level) return tl::unexpected(level.error());
-  if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
-  auto write = DecodeEntityWrite(operation.request, *route);
+  if (auto ok = AuthorizePart(ctx, route.op); !ok) return tl::unexpected(ok.error());
+  auto write = DecodeEntityWrite(operation.request, route);
   if (!write) return tl::unexpected(write.error());
   // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
   // key range), as its single request would be.
-  if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, write->entity.partition_key,
+  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, write->entity.partition_key,
                                    write->entity.row_key);
       !ok) {
     return tl::unexpected(ok.error());
   }
-  return PlannedOperation{std::move(*write), std::move(route->table),
-                          std::move(operation.content_id), *level};
+  return PlannedOperation{std::move(*write), std::move(operation.content_id), *level};
 }
 
-// Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once.
-Result<void> CheckBatchRules(const PlannedOperation& first, const PlannedOperation& next,
+// Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once. `table` is
+// the first operation's, `next_table` the one `next` names.
+Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& first,
+                             std::string_view next_table, const PlannedOperation& next,
                              const std::unordered_set<std::string_view>& row_keys) {
-  if (first.table != next.table && !AsciiIEquals(first.table, next.table)) {
+  if (table != next_table && !AsciiIEquals(table, next_table)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
   }
   if (first.write.entity.partition_key != next.write.entity.partition_key) {
@@ -191,7 +203,7 @@ void RenderSuccess(const BatchState& state, Response& response) {
 // Azure: spec §7.1, §7.3 — a lone GET of one entity, answered in a part without changeset.
 Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
   auto answer = [&]() -> Result<Response> {
-    auto route = RoutePart(ctx, operation.request);
+    auto route = RouteRequest(operation.request, PartRouting(ctx));
     if (!route) return tl::unexpected(route.error());
     if (route->account != ctx.route.account || route->op != Operation::kGetEntity) {
       return Fail(ErrorCode::kInvalidInput, {}, "a batch outside a changeset holds one GET");
@@ -290,15 +302,18 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   state->operations.reserve(operations.size());
   std::unordered_set<std::string_view> row_keys;
   row_keys.reserve(operations.size());
-  const std::string_view version = BatchVersion(ctx.request);
+  PlanScratch scratch(ctx, BatchVersion(ctx.request));
+  const Route& route = scratch.route;
   for (std::size_t i = 0; i < operations.size(); ++i) {
     std::optional<std::string> content_id = operations[i].content_id;
-    auto planned = PlanOperation(ctx, version, operations[i]);
+    auto planned = PlanOperation(ctx, scratch, operations[i]);
     if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
-    if (i > 0) {
-      if (auto ok = CheckBatchRules(state->operations.front(), *planned, row_keys); !ok) {
-        return Rejected(ctx, operations.size(), {i, ok.error()}, content_id);
-      }
+    if (i == 0) {
+      state->table = route.table;
+    } else if (auto ok = CheckBatchRules(state->table, state->operations.front(), route.table,
+                                         *planned, row_keys);
+               !ok) {
+      return Rejected(ctx, operations.size(), {i, ok.error()}, content_id);
     }
     row_keys.insert(state->operations.emplace_back(std::move(*planned)).write.entity.row_key);
   }
@@ -307,11 +322,9 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
     RenderSuccess(*state, outcome.response);
     return outcome;
   }
-  state->table = state->operations.front().table;
   // Azure: spec §12.1 — a batch of N counts N entities against its one partition.
-  outcome.partition_charge =
-      PartitionCharge{state->operations.front().write.entity.partition_key,
-                      state->operations.size(), state->operations.front().table};
+  outcome.partition_charge = PartitionCharge{state->operations.front().write.entity.partition_key,
+                                             state->operations.size(), state->table};
   outcome.write_stats = StatsOfAll(state->operations, ctx.request.body.size());
   outcome.write = [state](storage::WriteContext& write) { return ApplyAll(write, *state); };
   outcome.finish = [state](Response& response, Result<void> written) -> Result<void> {

@@ -82,13 +82,18 @@ Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
 std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk) {
   std::string out;
   out.reserve(table.size() + pk.size() + rk.size() + 32);
+  AppendEntityUrlPath(out, table, pk, rk);
+  return out;
+}
+
+void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_view pk,
+                         std::string_view rk) {
   out.append(table);
   out.append("(PartitionKey=");
   AppendQuotedKey(out, pk);
   out.append(",RowKey=");
   AppendQuotedKey(out, rk);
   out.push_back(')');
-  return out;
 }
 
 Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }

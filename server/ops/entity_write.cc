@@ -104,13 +104,32 @@ WriteStats StatsOf(const EntityWrite& write, std::size_t body_bytes) {
   return stats;
 }
 
+namespace {
+
+// The ETag and Location an answer is given, kept per thread: rendering is synchronous and an
+// answer copies what it is given, so the strings are reused from one write to the next.
+struct HeaderScratch {
+  std::string etag;
+  std::string location;
+};
+
+HeaderScratch& Scratch() {
+  thread_local HeaderScratch scratch;
+  return scratch;
+}
+
+}  // namespace
+
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
                        WriteAnswer& answer) {
   const bool insert = write.op == Operation::kInsertEntity;
   answer.Status(insert && write.prefer != PreferReturn::kNoContent ? 201 : 204);
   if (write.op == Operation::kDeleteEntity) return;
   const Entity& entity = write.entity;
-  const std::string etag = FormatETag(entity.timestamp);
+  HeaderScratch& scratch = Scratch();
+  std::string& etag = scratch.etag;
+  etag.clear();
+  AppendETag(etag, entity.timestamp);
   if (!insert) {
     answer.Header("ETag", etag);
     return;
@@ -118,10 +137,9 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   const std::string_view applied = PreferenceAppliedValue(write.prefer);
   if (!applied.empty()) answer.Header("Preference-Applied", applied);
   answer.Header("ETag", etag);
-  const std::string path = EntityPath(where.table, entity.partition_key, entity.row_key);
-  std::string location;
-  location.reserve(where.base_url.size() + 1 + path.size());
-  location.append(where.base_url).append(1, '/').append(path);
+  std::string& location = scratch.location;
+  location.assign(where.base_url).append(1, '/');
+  AppendEntityUrlPath(location, where.table, entity.partition_key, entity.row_key);
   answer.Header("Location", location);
   if (write.prefer == PreferReturn::kNoContent) {
     answer.Header("DataServiceId", location);

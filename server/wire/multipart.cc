@@ -91,9 +91,9 @@ class DelimiterFinder {
   std::string dash_boundary_;
 };
 
-// Splits a part into its header block and content.
-Result<MultipartPart> ParsePart(std::string_view raw) {
-  MultipartPart part;
+// Splits a part into its header block and content, into `part` (its headers are replaced).
+Result<void> ParsePart(std::string_view raw, MultipartPart& part) {
+  part.headers.clear();
   part.headers.reserve(4);
   std::string_view line;
   std::string_view rest = raw;
@@ -105,7 +105,7 @@ Result<MultipartPart> ParsePart(std::string_view raw) {
     part.headers.emplace_back(Trim(line.substr(0, colon)), Trim(line.substr(colon + 1)));
   }
   part.content = rest;
-  return part;
+  return {};
 }
 
 Result<std::string_view> ChangesetBoundaryOrEmpty(const MultipartPart& part) {
@@ -173,29 +173,39 @@ Result<std::string_view> MultipartBoundary(std::string_view content_type) {
 
 Result<std::vector<MultipartPart>> SplitMultipart(std::string_view body, std::string_view boundary,
                                                   std::size_t max_parts, bool* truncated) {
+  std::vector<MultipartPart> parts;
+  if (auto ok = SplitMultipart(body, boundary, max_parts, parts, truncated); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  return parts;
+}
+
+Result<void> SplitMultipart(std::string_view body, std::string_view boundary, std::size_t max_parts,
+                            std::vector<MultipartPart>& parts, bool* truncated) {
   if (truncated != nullptr) *truncated = false;
   const DelimiterFinder delimiters(boundary);
   Delimiter delimiter = delimiters.Next(body, 0);
   if (delimiter.start == std::string_view::npos) return Malformed("no multipart delimiter");
-  std::vector<MultipartPart> parts;
-  parts.reserve(std::min<std::size_t>(max_parts, 16));
+  std::size_t count = 0;
   while (!delimiter.close) {
     const std::size_t begin = delimiter.next;
     delimiter = delimiters.Next(body, begin);
     if (delimiter.start == std::string_view::npos) return Malformed("no close delimiter");
-    if (parts.size() == max_parts) {
+    if (count == max_parts) {
       if (truncated != nullptr) *truncated = true;
-      return parts;
+      break;
     }
     // The line break before a delimiter belongs to the delimiter (RFC 2046).
     std::size_t end = delimiter.start;
     if (end > begin && body[end - 1] == '\n') --end;
     if (end > begin && body[end - 1] == '\r') --end;
-    auto part = ParsePart(body.substr(begin, end - begin));
-    if (!part) return tl::unexpected(part.error());
-    parts.push_back(std::move(*part));
+    // Existing parts are overwritten in place: their header vectors keep their capacity.
+    if (count == parts.size()) parts.emplace_back();
+    if (auto ok = ParsePart(body.substr(begin, end - begin), parts[count]); !ok) return ok;
+    ++count;
   }
-  return parts;
+  parts.resize(count);
+  return {};
 }
 
 Result<Request> ParseEmbeddedRequest(std::string_view content) {
@@ -261,11 +271,10 @@ Result<void> ParseBatchBody(std::string_view content_type, std::string_view body
   auto boundary = MultipartBoundary(content_type);
   if (!boundary) return tl::unexpected(boundary.error());
   bool extra = false;
-  auto parts = SplitMultipart(body, *boundary, 1, &extra);
-  if (!parts) return tl::unexpected(parts.error());
+  if (auto ok = SplitMultipart(body, *boundary, 1, batch.outer_parts, &extra); !ok) return ok;
   // Azure: spec §7.1 — exactly one changeset (or one lone GET); more are rejected with 400.
-  if (parts->empty() || extra) return Malformed("a batch must hold exactly one part");
-  const MultipartPart& outer = parts->front();
+  if (batch.outer_parts.empty() || extra) return Malformed("a batch must hold exactly one part");
+  const MultipartPart& outer = batch.outer_parts.front();
   auto changeset_boundary = ChangesetBoundaryOrEmpty(outer);
   if (!changeset_boundary) return tl::unexpected(changeset_boundary.error());
   batch.too_many_operations = false;
@@ -275,13 +284,16 @@ Result<void> ParseBatchBody(std::string_view content_type, std::string_view body
     return ParseOperationPart(outer, batch.operations.front());
   }
   batch.changeset = true;
-  auto inner = SplitMultipart(outer.content, *changeset_boundary, kMaxBatchOperations,
-                              &batch.too_many_operations);
-  if (!inner) return tl::unexpected(inner.error());
+  std::vector<MultipartPart>& inner = batch.changeset_parts;
+  if (auto ok = SplitMultipart(outer.content, *changeset_boundary, kMaxBatchOperations, inner,
+                               &batch.too_many_operations);
+      !ok) {
+    return ok;
+  }
   // Existing operations are overwritten in place: their strings keep their capacity.
-  batch.operations.resize(inner->size());
-  for (std::size_t i = 0; i < inner->size(); ++i) {
-    if (auto ok = ParseOperationPart((*inner)[i], batch.operations[i]); !ok) return ok;
+  batch.operations.resize(inner.size());
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    if (auto ok = ParseOperationPart(inner[i], batch.operations[i]); !ok) return ok;
   }
   return {};
 }

@@ -37,6 +37,10 @@ Result<std::string_view> MultipartBoundary(std::string_view content_type);
 // followed. Errors: kInvalidInput (no delimiter, no close delimiter, a header line without ':').
 Result<std::vector<MultipartPart>> SplitMultipart(std::string_view body, std::string_view boundary,
                                                   std::size_t max_parts, bool* truncated = nullptr);
+// The same into `parts`, whose elements are overwritten in place (their header vectors keep
+// their capacity). On an error `parts` holds partial parts.
+Result<void> SplitMultipart(std::string_view body, std::string_view boundary, std::size_t max_parts,
+                            std::vector<MultipartPart>& parts, bool* truncated = nullptr);
 
 // Parses an application/http part: request line "METHOD URL HTTP/1.1", headers, blank line,
 // body. Leading blank lines are skipped and the body is trimmed of surrounding whitespace (the JS
@@ -58,6 +62,10 @@ struct BatchBody {
   bool changeset = false;
   std::vector<BatchOperation> operations;  // at most kMaxBatchOperations
   bool too_many_operations = false;        // the changeset held more than kMaxBatchOperations
+  // The batch part and the changeset's parts, kept only so that a reused BatchBody splits the
+  // next body without allocating. Views into the last parsed body: read them only while it lives.
+  std::vector<MultipartPart> outer_parts;
+  std::vector<MultipartPart> changeset_parts;
 };
 
 // Decodes a $batch request body given its Content-Type (spec §7.2): exactly one batch part,

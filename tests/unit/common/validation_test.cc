@@ -166,3 +166,37 @@ TEST_CASE("validation: ValidateEntity checks keys, then count, names, values", "
 
 }  // namespace
 }  // namespace malachite
+
+namespace malachite {
+namespace {
+
+TEST_CASE("validation: a property name counts by its UTF-16 units towards the 1 MiB", "[common]") {
+  Entity e = MakeEntity(0);
+  for (int i = 0; i < 15; ++i) {
+    e.properties.push_back({"S" + std::to_string(i % 10) + (i >= 10 ? "x" : ""),
+                            EdmValue::String(std::string(32768, 's'))});
+  }
+  const auto with_last = [&](std::string name, std::size_t binary_bytes) {
+    Entity copy = e;
+    copy.properties.push_back({std::move(name), EdmValue::Binary(std::string(binary_bytes, 'b'))});
+    return Code(ValidateEntity(copy));
+  };
+  // The largest last value that fits behind a three-unit ASCII name.
+  std::size_t low = 0;
+  std::size_t high = 65536;
+  REQUIRE(with_last("abc", low) == "ok");
+  REQUIRE(with_last("abc", high) == "EntityTooLarge");
+  while (high - low > 1) {
+    const std::size_t mid = (low + high) / 2;
+    (with_last("abc", mid) == "ok" ? low : high) = mid;
+  }
+  // "é名x": six UTF-8 bytes, three UTF-16 units.
+  const std::string non_ascii = "\xc3\xa9\xe5\x90\x8dx";
+  CHECK(with_last(non_ascii, low) == "ok");
+  CHECK(with_last(non_ascii, low + 1) == "EntityTooLarge");
+  CHECK(with_last("abcdef", low) == "EntityTooLarge");
+  CHECK(with_last("abcdef", low - 6) == "ok");
+}
+
+}  // namespace
+}  // namespace malachite

@@ -28,9 +28,7 @@ Route RouteFor(Operation op, std::string format = {}) {
 }
 
 // "none"/"minimal"/"full" or the error code.
-std::string Level(const Request& request, const Route& route,
-                  std::string_view version = "2019-02-02") {
-  auto level = NegotiateMetadata(request, route, version);
+std::string LevelName(const Result<MetadataLevel>& level) {
   if (!level) return std::string(level.error().AzureCode());
   switch (*level) {
     case MetadataLevel::kNone:
@@ -41,6 +39,11 @@ std::string Level(const Request& request, const Route& route,
       return "full";
   }
   return "?";
+}
+
+std::string Level(const Request& request, const Route& route,
+                  std::string_view version = "2019-02-02") {
+  return LevelName(NegotiateMetadata(request, route, version));
 }
 
 std::string Version(std::vector<Header> headers) {
@@ -118,6 +121,50 @@ TEST_CASE("negotiation: x-ms-version is validated and missing means 2019-02-02",
   CHECK(Version({{"x-ms-version", "2019-2-2"}}) == "InvalidHeaderValue");
   CHECK(Version({{"x-ms-version", "2019-13-02"}}) == "InvalidHeaderValue");
   CHECK(Version({{"x-ms-version", ""}}) == "InvalidHeaderValue");
+}
+
+TEST_CASE("negotiation: a negotiator answers each request of a run as NegotiateMetadata does",
+          "[negotiation]") {
+  const std::string json = "application/json;odata=nometadata";
+  const std::string full = "application/json;odata=fullmetadata";
+  const Route insert = RouteFor(Operation::kInsertEntity);
+  // Each differs from the one before in one input (or not at all): a remembered level must
+  // never answer a request whose inputs changed.
+  const std::vector<std::pair<Request, Route>> run = {
+      {Make({{"Content-Type", json}, {"Accept", json}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", json}}), insert},
+      {Make({{"content-type", json}, {"ACCEPT", json}, {"Prefer", "return-no-content"}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", full}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", full}}), RouteFor(Operation::kUpdateEntity)},
+      {Make({{"Content-Type", json}, {"Accept", full}}), RouteFor(Operation::kSetTableAcl)},
+      {Make({{"Content-Type", json}, {"Accept", full}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", full}, {"DataServiceVersion", "2.0"}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", full}, {"DataServiceVersion", "3.0"}}), insert},
+      {Make({{"Content-Type", json},
+             {"Accept", full},
+             {"MaxDataServiceVersion", "2.0"},
+             {"DataServiceVersion", "3.0"}}),
+       insert},
+      {Make({{"Content-Type", json}, {"Accept", full}}), RouteFor(Operation::kInsertEntity, json)},
+      {Make({{"Content-Type", json}, {"Accept", full}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", full}, {"Accept", "application/atom+xml"}}),
+       insert},
+      {Make({{"Accept", "application/atom+xml"}, {"Content-Type", json}, {"Accept", full}}),
+       insert},
+      {Make({{"Content-Type", "application/atom+xml"}, {"Accept", full}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", ""}}), insert},
+      {Make({{"Content-Type", json}}), insert},
+      {Make({{"Content-Type", json}, {"Accept", "application/json;odata=verbose"}}), insert},
+      {Make({{"Content-Type", json}}), insert},
+  };
+  MetadataNegotiator negotiator("2019-02-02");
+  std::size_t index = 0;
+  for (const auto& [request, route] : run) {
+    INFO("request " << index++);
+    CHECK(LevelName(negotiator.Negotiate(request, route)) == Level(request, route));
+  }
+  MetadataNegotiator old("2013-08-14");
+  CHECK(LevelName(old.Negotiate(run[0].first, insert)) == "JsonFormatNotSupported");
 }
 
 }  // namespace malachite::server

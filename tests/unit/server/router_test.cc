@@ -242,3 +242,30 @@ TEST_CASE("router: OPTIONS is a preflight on any path and the raw path is kept f
 }
 
 }  // namespace malachite::server
+
+namespace malachite::server {
+namespace {
+
+TEST_CASE("router: routing into a reused Route overwrites every field of the previous route",
+          "[router]") {
+  const std::vector<std::pair<std::string, std::string>> requests = {
+      {"GET", "/devstoreaccount1/Tables('tab1')?$format=json"},
+      {"PUT", "/devstoreaccount1-secondary/t2(PartitionKey='p%27q',RowKey='r')"},
+      {"POST", "/devstoreaccount1/mytable"},
+      {"GET", "/devstoreaccount1/?restype=service&comp=properties"},
+      {"DELETE", "/devstoreaccount1/t3(PartitionKey='a',RowKey='b')"},
+      {"POST", "/devstoreaccount1/bad%zzname"},
+      {"POST", "/devstoreaccount1/%24batch"},
+  };
+  Route reused;
+  for (const auto& [method, target] : requests) {
+    const Request request = Make(method, target);
+    auto routed = RouteRequest(request, HostRouting{}, reused);
+    const std::string in_place =
+        routed ? Dump(Result<Route>(reused)) : Dump(Result<Route>(tl::unexpected(routed.error())));
+    CHECK(in_place == Dump(RouteRequest(request)));
+  }
+}
+
+}  // namespace
+}  // namespace malachite::server
