@@ -39,6 +39,9 @@ class StoredEntities {
     std::size_t row_key = 0;
     std::size_t record = 0;
   };
+  // Sizes the buffers for a page of entries of about `entry_bytes` each.
+  void Reserve(std::size_t entry_bytes);
+
   std::string bytes_;
   std::vector<Offsets> entries_;
 };
