@@ -86,6 +86,20 @@ bool DecodeEntityKey(std::string_view key, std::uint64_t* table_id, std::string*
   return true;
 }
 
+bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_size) {
+  if (key.size() < kTableIdBytes + 1) return false;
+  const std::size_t zero = key.find('\0', kTableIdBytes);
+  if (zero == std::string_view::npos) return false;
+  const std::size_t begin = out->size();
+  out->append(key.substr(kTableIdBytes, zero - kTableIdBytes)).append(key.substr(zero + 1));
+  for (std::size_t i = begin; i < out->size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>((*out)[i]);
+    if (c == 0xF5 || c == 0xF6) (*out)[i] = static_cast<char>(c - 0xF5 + 0xEE);
+  }
+  *pk_size = zero - kTableIdBytes;
+  return true;
+}
+
 EncodedRange EncodeKeyRange(std::uint64_t table_id, const KeyRange& range) {
   EncodedRange out;
   // Lower bound -> first key included.

@@ -1,5 +1,7 @@
 #include "storage/stored_entities.h"
 
+#include "storage/key_codec.h"
+
 namespace malachite::storage {
 
 void StoredEntities::Add(std::string_view partition_key, std::string_view row_key,
@@ -7,6 +9,17 @@ void StoredEntities::Add(std::string_view partition_key, std::string_view row_ke
   if (entries_.empty()) Reserve(partition_key.size() + row_key.size() + record.size());
   entries_.push_back(Offsets{bytes_.size(), partition_key.size(), row_key.size(), record.size()});
   bytes_.append(partition_key).append(row_key).append(record);
+}
+
+bool StoredEntities::AddEncoded(std::string_view key, std::string_view record) {
+  if (entries_.empty()) Reserve(key.size() + record.size());
+  const std::size_t start = bytes_.size();
+  std::size_t pk_size = 0;
+  if (!AppendDecodedKeys(&bytes_, key, &pk_size)) return false;
+  const std::size_t keys_size = bytes_.size() - start;
+  entries_.push_back(Offsets{start, pk_size, keys_size - pk_size, record.size()});
+  bytes_.append(record);
+  return true;
 }
 
 void StoredEntities::Add(const Entity& entity) {

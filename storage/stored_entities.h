@@ -25,6 +25,9 @@ class StoredEntities {
 
   // Copies the keys and the record bytes.
   void Add(std::string_view partition_key, std::string_view row_key, std::string_view record);
+  // Copies an entity as LMDB holds it: its encoded key (key_codec.h), decoded straight into the
+  // buffer, and its record. False, with nothing added, when the key is malformed.
+  bool AddEncoded(std::string_view key, std::string_view record);
   // Adds a decoded entity, encoded as it would be stored.
   void Add(const Entity& entity);
 
