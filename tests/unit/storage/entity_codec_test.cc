@@ -152,6 +152,15 @@ TEST_CASE("entity_codec: StoredEntities decodes encoded keys into the page as De
   const std::string rk = "r\xef\xbf\xbd'k";
   REQUIRE(page.AddEncoded(EncodeEntityKey(7, pk, rk), record));
   REQUIRE(page.AddEncoded(EncodeEntityKey(7, "x", ""), record));
+  // Remapped bytes at every offset of the eight-byte steps, among ASCII bytes.
+  for (std::size_t at = 0; at < 20; ++at) {
+    std::string long_rk(20, 'a');
+    long_rk.replace(at, 0, "\xef\xbf\xbd");
+    StoredEntities one;
+    REQUIRE(one.AddEncoded(EncodeEntityKey(7, long_rk, long_rk), record));
+    CHECK(one[0].partition_key == long_rk);
+    CHECK(one[0].row_key == long_rk);
+  }
   CHECK_FALSE(page.AddEncoded(std::string(8, '\0') + "no terminator", record));
   CHECK_FALSE(page.AddEncoded("short", record));
   REQUIRE(page.size() == 2);
