@@ -1,5 +1,7 @@
 #include "storage/key_codec.h"
 
+#include <cstring>
+
 #include "storage/dump_text.h"
 
 namespace malachite::storage {
@@ -83,6 +85,31 @@ bool DecodeEntityKey(std::string_view key, std::uint64_t* table_id, std::string*
   *table_id = ReadU64BE(key);
   AssignUnmapped(pk, key.substr(kTableIdBytes, zero - kTableIdBytes));
   AssignUnmapped(rk, key.substr(zero + 1));
+  return true;
+}
+
+bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_size) {
+  if (key.size() < kTableIdBytes + 1) return false;
+  const std::size_t zero = key.find('\0', kTableIdBytes);
+  if (zero == std::string_view::npos) return false;
+  const std::size_t begin = out->size();
+  out->append(key.substr(kTableIdBytes, zero - kTableIdBytes)).append(key.substr(zero + 1));
+  // Most keys are ASCII: eight bytes without a high bit hold no remapped lead byte, and are
+  // passed over in one test.
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+  char* text = out->data();
+  for (std::size_t i = begin, end = out->size(); i < end;) {
+    std::uint64_t word = 0;
+    if (end - i >= 8) std::memcpy(&word, text + i, 8);
+    if (end - i >= 8 && (word & kHighBits) == 0) {
+      i += 8;
+      continue;
+    }
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0xF5 || c == 0xF6) text[i] = static_cast<char>(c - 0xF5 + 0xEE);
+    ++i;
+  }
+  *pk_size = zero - kTableIdBytes;
   return true;
 }
 

@@ -36,6 +36,11 @@ std::string EncodeEntityKey(std::uint64_t table_id, std::string_view pk, std::st
 bool DecodeEntityKey(std::string_view key, std::uint64_t* table_id, std::string* pk,
                      std::string* rk);
 
+// Appends the partition key and then the row key of the encoded entity key `key` to *out,
+// decoded, and sets *pk_size to the partition key's length (the row key is the rest). Returns
+// false, with *out unchanged, when `key` is not a well-formed entity key.
+bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_size);
+
 // A half-open range [start, stop) of encoded keys.
 struct EncodedRange {
   std::string start;

@@ -1,6 +1,7 @@
 #include "storage/lmdb_read_view.h"
 
 #include "storage/key_codec.h"
+#include "storage/stored_entities.h"
 
 namespace malachite::storage {
 
@@ -12,6 +13,14 @@ void LmdbEntityView::DecodeKeys() const {
     key_error_ = true;
     pk_.clear();
     rk_.clear();
+  }
+}
+
+void LmdbEntityView::CopyTo(StoredEntities& page) const {
+  // Keys no filter has read yet are decoded once, into the page, not into pk_/rk_ and then
+  // copied. A malformed key takes the other path, which sets key_error().
+  if (keys_decoded_ || !page.AddEncoded(key_, record_bytes_)) {
+    page.Add(partition_key(), row_key(), record_bytes_);
   }
 }
 

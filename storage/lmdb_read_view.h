@@ -37,6 +37,7 @@ class LmdbEntityView final : public EntityView {
   std::optional<PropertyView> Get(std::string_view name) const override;
   Entity Decode() const override;
   std::string_view EncodedRecord() const override { return record_bytes_; }
+  void CopyTo(StoredEntities& page) const override;
   // True when the keys were read and the key bytes were malformed.
   bool key_error() const { return key_error_; }
 

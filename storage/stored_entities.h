@@ -25,6 +25,9 @@ class StoredEntities {
 
   // Copies the keys and the record bytes.
   void Add(std::string_view partition_key, std::string_view row_key, std::string_view record);
+  // Copies an entity as LMDB holds it: its encoded key (key_codec.h), decoded straight into the
+  // buffer, and its record. False, with nothing added, when the key is malformed.
+  bool AddEncoded(std::string_view key, std::string_view record);
   // Adds a decoded entity, encoded as it would be stored.
   void Add(const Entity& entity);
 
@@ -39,6 +42,9 @@ class StoredEntities {
     std::size_t row_key = 0;
     std::size_t record = 0;
   };
+  // Sizes the buffers for a page of entries of about `entry_bytes` each.
+  void Reserve(std::size_t entry_bytes);
+
   std::string bytes_;
   std::vector<Offsets> entries_;
 };

@@ -46,7 +46,7 @@ class PageBuilder {
       return false;
     }
     if (plan_.Matches(entity)) {  // the view reads properties in place
-      page_.entities.Add(entity.partition_key(), entity.row_key(), entity.EncodedRecord());
+      entity.CopyTo(page_.entities);
     }
     return true;
   }

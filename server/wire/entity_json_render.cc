@@ -13,14 +13,17 @@
 namespace malachite::server {
 namespace {
 
-void AppendTypeAnnotation(JsonMembers& m, std::string_view name, EdmType type) {
+template <class Out>
+void AppendTypeAnnotation(BasicJsonMembers<Out>& m, std::string_view name, EdmType type) {
   m.AnnotationKey(name);
   AppendJsonString(m.out(), EdmTypeName(type));
 }
 
 // One custom property: `annotate` adds `@odata.type` where spec §5.1 wants it.
-void AppendProperty(JsonMembers& m, std::string_view name, const PropertyView& v, bool annotate) {
-  std::string& out = m.out();
+template <class Out>
+void AppendProperty(BasicJsonMembers<Out>& m, std::string_view name, const PropertyView& v,
+                    bool annotate) {
+  Out& out = m.out();
   const bool finite_double = v.type == EdmType::kDouble && std::isfinite(v.number);
   const bool inferable = v.type == EdmType::kString || v.type == EdmType::kInt32 ||
                          v.type == EdmType::kBoolean || finite_double;
@@ -42,19 +45,22 @@ void AppendProperty(JsonMembers& m, std::string_view name, const PropertyView& v
       if (finite_double) {
         AppendJsonDouble(out, v.number);
       } else {
-        out.append(std::isnan(v.number) ? "\"NaN\""
-                   : v.number > 0       ? "\"Infinity\""
-                                        : "\"-Infinity\"");
+        out.append(std::isnan(v.number) ? std::string_view("\"NaN\"")
+                   : v.number > 0       ? std::string_view("\"Infinity\"")
+                                        : std::string_view("\"-Infinity\""));
       }
       break;
     case EdmType::kBoolean:
-      out.append(v.integer != 0 ? "true" : "false");
+      out.append(v.integer != 0 ? std::string_view("true") : std::string_view("false"));
       break;
-    case EdmType::kDateTime:
-      out.push_back('"');
-      AppendIso8601(out, DateTime{v.integer});
-      out.push_back('"');
+    case EdmType::kDateTime: {
+      char iso[kIso8601MaxChars + 2];
+      iso[0] = '"';
+      const std::size_t n = PutIso8601(iso + 1, DateTime{v.integer});
+      iso[n + 1] = '"';
+      out.append(iso, n + 2);
       break;
+    }
     case EdmType::kGuid:
       AppendJsonString(out, FormatGuid(v.bytes));
       break;
@@ -97,12 +103,14 @@ bool IsSystemName(std::string_view name) {
   return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
 }
 
-void AppendMetadataUrl(JsonMembers& m, const EntityLocation& where, std::string_view suffix) {
+template <class Out>
+void AppendMetadataUrl(BasicJsonMembers<Out>& m, const EntityLocation& where,
+                       std::string_view suffix) {
   m.Key("odata.metadata");
-  std::string& out = m.out();
+  Out& out = m.out();
   out.push_back('"');
   AppendJsonEscaped(out, where.base_url);
-  out.append("/$metadata#");
+  out.append(std::string_view("/$metadata#"));
   AppendJsonEscaped(out, where.table);
   out.append(suffix);
   out.push_back('"');
@@ -110,9 +118,11 @@ void AppendMetadataUrl(JsonMembers& m, const EntityLocation& where, std::string_
 
 // odata.type, odata.id, odata.etag and odata.editLink in the order of spec §5.3. `iso` is the
 // entity's Timestamp as PutIso8601 wrote it.
-void AppendEntityAnnotations(JsonMembers& m, const EntityJsonSource& e, std::string_view iso,
-                             MetadataLevel level, const EntityLocation& where) {
-  std::string& out = m.out();
+template <class Out>
+void AppendEntityAnnotations(BasicJsonMembers<Out>& m, const EntityJsonSource& e,
+                             std::string_view iso, MetadataLevel level,
+                             const EntityLocation& where) {
+  Out& out = m.out();
   const bool full = level == MetadataLevel::kFull;
   if (full) {
     m.LiteralKey(",\"odata.type\":\"");
@@ -135,20 +145,13 @@ void AppendEntityAnnotations(JsonMembers& m, const EntityJsonSource& e, std::str
   }
 }
 
-}  // namespace
-
-void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
-                      const EntityLocation& where, const Selection& select,
-                      bool with_metadata_url) {
-  Iso8601Writer timestamps;
-  AppendEntityJson(out, entity, level, where, select, with_metadata_url, timestamps);
-}
-
-void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
-                      const EntityLocation& where, const Selection& select, bool with_metadata_url,
-                      Iso8601Writer& timestamps) {
+// AppendEntityJson into either output (json_writer.h).
+template <class Out>
+void AppendEntityObject(Out& out, const EntityJsonSource& entity, MetadataLevel level,
+                        const EntityLocation& where, const Selection& select,
+                        bool with_metadata_url, Iso8601Writer& timestamps) {
   out.push_back('{');
-  JsonMembers m(out);
+  BasicJsonMembers<Out> m(out);
   const bool annotate = level != MetadataLevel::kNone;
   // The Timestamp is formatted once, for the ETag and the Timestamp property.
   char iso_buf[kIso8601MaxChars];
@@ -168,7 +171,8 @@ void AppendEntityJson(std::string& out, const EntityJsonSource& entity, Metadata
   if (Selected(select, "Timestamp")) {
     if (level == MetadataLevel::kFull) m.LiteralKey(",\"Timestamp@odata.type\":\"Edm.DateTime\"");
     m.LiteralKey(",\"Timestamp\":\"");
-    out.append(iso).push_back('"');
+    out.append(iso.data(), iso.size());
+    out.push_back('"');
   }
   if (select.all) {
     entity.ForEachProperty([&m, annotate](std::string_view name, const PropertyView& value) {
@@ -182,11 +186,26 @@ void AppendEntityJson(std::string& out, const EntityJsonSource& entity, Metadata
         AppendProperty(m, name, *p, annotate);
       } else {
         m.Key(name);
-        out.append("null");
+        out.append("null", 4);
       }
     }
   }
   out.push_back('}');
+}
+
+}  // namespace
+
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select,
+                      bool with_metadata_url) {
+  Iso8601Writer timestamps;
+  AppendEntityJson(out, entity, level, where, select, with_metadata_url, timestamps);
+}
+
+void AppendEntityJson(std::string& out, const EntityJsonSource& entity, MetadataLevel level,
+                      const EntityLocation& where, const Selection& select, bool with_metadata_url,
+                      Iso8601Writer& timestamps) {
+  AppendEntityObject(out, entity, level, where, select, with_metadata_url, timestamps);
 }
 
 void AppendEntityJson(std::string& out, const Entity& entity, MetadataLevel level,
@@ -214,13 +233,12 @@ void AppendEntityDataJson(std::string& out, const Entity& entity, bool with_time
   out.push_back('}');
 }
 
+// An entity of a few short properties renders to about 400 bytes at minimal metadata.
 EntityFeedWriter::EntityFeedWriter(MetadataLevel level, const EntityLocation& where,
                                    const Selection& select, std::size_t expected_entities)
-    : level_(level), where_(where), select_(select) {
-  // An entity of a few short properties renders to about 400 bytes at minimal metadata.
-  out_.reserve(128 + expected_entities * 512);
+    : out_(128 + expected_entities * 512), level_(level), where_(where), select_(select) {
   out_.push_back('{');
-  JsonMembers m(out_);
+  BasicJsonMembers<JsonBuffer> m(out_);
   if (level != MetadataLevel::kNone) AppendMetadataUrl(m, where, "");
   m.LiteralKey(",\"value\":[");
 }
@@ -228,12 +246,12 @@ EntityFeedWriter::EntityFeedWriter(MetadataLevel level, const EntityLocation& wh
 void EntityFeedWriter::Add(const EntityJsonSource& entity) {
   if (!first_) out_.push_back(',');
   first_ = false;
-  AppendEntityJson(out_, entity, level_, where_, select_, false, timestamps_);
+  AppendEntityObject(out_, entity, level_, where_, select_, false, timestamps_);
 }
 
 std::string EntityFeedWriter::Finish() {
-  out_.append("]}");
-  return std::move(out_);
+  out_.append("]}", 2);
+  return out_.Take();
 }
 
 std::string RenderEntityFeed(const std::vector<Entity>& entities, MetadataLevel level,

@@ -12,6 +12,7 @@
 #include "common/function_ref.h"
 #include "common/property_view.h"
 #include "server/http/metadata.h"
+#include "server/wire/json_buffer.h"
 #include "server/wire/select.h"
 
 namespace malachite::server {
@@ -71,7 +72,7 @@ class EntityFeedWriter {
   std::string Finish();
 
  private:
-  std::string out_;
+  JsonBuffer out_;
   MetadataLevel level_;
   const EntityLocation& where_;
   const Selection& select_;

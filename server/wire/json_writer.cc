@@ -65,21 +65,38 @@ std::size_t NextEscape(std::string_view text, std::size_t i) {
 }
 #endif
 
+// Bytes past the end of a text that HasEscape may read.
+constexpr std::size_t kEscapeScanSlack = 16;
+
+// Whether any of the `n` bytes at `p` needs escaping. REQUIRES: kEscapeScanSlack readable bytes
+// after them (their values do not matter).
+bool HasEscape(const char* p, std::size_t n) {
+#if defined(__SSE2__)
+  for (; n >= 16; p += 16, n -= 16) {
+    if (EscapeMask16(p) != 0) return true;
+  }
+  return n != 0 && (EscapeMask16(p) & ((1u << n) - 1)) != 0;
+#else
+  return NextEscape(std::string_view(p, n), 0) != n;
+#endif
+}
+
 // Appends the escape sequence of `c`. REQUIRES: `c` needs escaping.
-void AppendEscape(std::string& out, unsigned char c) {
+template <class Out>
+void AppendEscape(Out& out, unsigned char c) {
   if (c == '"' || c == '\\') {
     const char pair[2] = {'\\', static_cast<char>(c)};
     out.append(pair, 2);
   } else if (c == '\n') {
-    out.append("\\n");  // the service writes "\nRequestId:" in error messages this way
+    out.append("\\n", 2);  // the service writes "\nRequestId:" in error messages this way
   } else if (c == '\r') {
-    out.append("\\r");
+    out.append("\\r", 2);
   } else if (c == '\t') {
-    out.append("\\t");
+    out.append("\\t", 2);
   } else {
-    out.append("\\u00");
-    const char byte = static_cast<char>(c);
-    AppendHex(out, std::string_view(&byte, 1));
+    static constexpr char kHex[] = "0123456789abcdef";
+    const char code[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf]};
+    out.append(code, 6);
   }
 }
 
@@ -137,16 +154,33 @@ bool AppendPlainQuoted(std::string& out, std::string_view open, std::string_view
   return true;
 }
 
+// The same written in place, at any length: the text is copied first and then tested where it
+// landed, where sixteen-byte loads may run past its end into the buffer's slack.
+bool AppendPlainQuoted(JsonBuffer& out, std::string_view open, std::string_view text,
+                       std::string_view close) {
+  const std::size_t n = open.size() + text.size() + close.size();
+  char* p = out.Room(n + kEscapeScanSlack);
+  for (char c : open) *p++ = c;
+  JsonBuffer::CopyBytes(p, text.data(), text.size());
+  if (HasEscape(p, text.size())) return false;
+  p += text.size();
+  for (char c : close) *p++ = c;
+  out.Advance(n);
+  return true;
+}
+
 }  // namespace
 
-void AppendJsonString(std::string& out, std::string_view text) {
+template <class Out>
+void AppendJsonString(Out& out, std::string_view text) {
   if (AppendPlainQuoted(out, "\"", text, "\"")) return;
   out.push_back('"');
   AppendJsonEscaped(out, text);
   out.push_back('"');
 }
 
-void AppendJsonEscaped(std::string& out, std::string_view text) {
+template <class Out>
+void AppendJsonEscaped(Out& out, std::string_view text) {
   // Runs of bytes that need no escaping are appended whole.
   std::size_t run = 0;
   for (std::size_t i = NextEscape(text, 0); i < text.size(); i = NextEscape(text, run)) {
@@ -157,7 +191,8 @@ void AppendJsonEscaped(std::string& out, std::string_view text) {
   out.append(text.data() + run, text.size() - run);
 }
 
-void AppendJsonDouble(std::string& out, double value) {
+template <class Out>
+void AppendJsonDouble(Out& out, double value) {
   char buf[32];
   if (const std::size_t len = PutShortDecimal(value, buf); len != 0) {
     out.append(buf, len);
@@ -165,18 +200,20 @@ void AppendJsonDouble(std::string& out, double value) {
   }
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   const std::string_view text(buf, ec == std::errc() ? end - buf : 0);
-  out.append(text);
+  out.append(text.data(), text.size());
   // Azure: spec §5.2 — integral doubles keep a ".0" so Python/.NET read them back as Double.
-  if (text.find_first_of(".en") == std::string_view::npos) out.append(".0");
+  if (text.find_first_of(".en") == std::string_view::npos) out.append(".0", 2);
 }
 
-void AppendJsonInt(std::string& out, std::int64_t value) {
+template <class Out>
+void AppendJsonInt(Out& out, std::int64_t value) {
   char buf[24];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, ec == std::errc() ? end : buf);
+  out.append(buf, static_cast<std::size_t>((ec == std::errc() ? end : buf) - buf));
 }
 
-void AppendEntityPath(std::string& out, std::string_view table, std::string_view partition_key,
+template <class Out>
+void AppendEntityPath(Out& out, std::string_view table, std::string_view partition_key,
                       std::string_view row_key) {
   // Azure: spec §5.1 (rec.) — quotes doubled as in URL key literals, then RFC 3986 encoded.
   const auto append_key = [&out](std::string_view key) {
@@ -186,22 +223,25 @@ void AppendEntityPath(std::string& out, std::string_view table, std::string_view
       doubled.push_back(c);
       if (c == '\'') doubled.push_back('\'');
     }
-    out.append(PercentEncode(doubled));
+    const std::string encoded = PercentEncode(doubled);
+    out.append(encoded.data(), encoded.size());
   };
   AppendJsonEscaped(out, table);
-  out.append("(PartitionKey='");
+  out.append("(PartitionKey='", 15);
   append_key(partition_key);
-  out.append("',RowKey='");
+  out.append("',RowKey='", 10);
   append_key(row_key);
-  out.append("')");
+  out.append("')", 2);
 }
 
-void AppendETagJson(std::string& out, DateTime t) {
+template <class Out>
+void AppendETagJson(Out& out, DateTime t) {
   char iso[kIso8601MaxChars];
   AppendETagJson(out, std::string_view(iso, PutIso8601(iso, t)));
 }
 
-void AppendETagJson(std::string& out, std::string_view iso8601) {
+template <class Out>
+void AppendETagJson(Out& out, std::string_view iso8601) {
   // Azure: spec §3 — ':' percent-encoded as in FormatETag. PutIso8601 writes
   // "yyyy-MM-ddTHH:mm:ss[.fffffff]Z": the two colons are at offsets 13 and 16. The literal parts
   // have fixed sizes, so the text is assembled in a buffer and appended once.
@@ -224,35 +264,59 @@ void AppendETagJson(std::string& out, std::string_view iso8601) {
   out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
-void JsonMembers::Comma() {
+template <class Out>
+void BasicJsonMembers<Out>::Comma() {
   if (!first_) out_.push_back(',');
   first_ = false;
 }
 
-void JsonMembers::Key(std::string_view name) {
-  const std::string_view open = first_ ? "\"" : ",\"";
+template <class Out>
+void BasicJsonMembers<Out>::Key(std::string_view name) {
+  const std::string_view open = first_ ? std::string_view("\"") : std::string_view(",\"");
   first_ = false;
   if (AppendPlainQuoted(out_, open, name, "\":")) return;
-  out_.append(open);
+  out_.append(open.data(), open.size());
   AppendJsonEscaped(out_, name);
-  out_.append("\":");
+  out_.append("\":", 2);
 }
 
-void JsonMembers::AnnotationKey(std::string_view name) {
+template <class Out>
+void BasicJsonMembers<Out>::AnnotationKey(std::string_view name) {
   Comma();
-  AppendJsonString(out_, name);
-  out_.pop_back();  // reopen the string literal
-  out_.append("@odata.type\":");
+  out_.push_back('"');
+  AppendJsonEscaped(out_, name);
+  out_.append("@odata.type\":", 13);
 }
 
-void JsonMembers::LiteralKey(std::string_view literal) {
-  out_.append(first_ ? literal.substr(1) : literal);
+template <class Out>
+void BasicJsonMembers<Out>::LiteralKey(std::string_view literal) {
+  const std::string_view text = first_ ? literal.substr(1) : literal;
+  out_.append(text.data(), text.size());
   first_ = false;
 }
 
-void JsonMembers::String(std::string_view name, std::string_view value) {
+template <class Out>
+void BasicJsonMembers<Out>::String(std::string_view name, std::string_view value) {
   Key(name);
   AppendJsonString(out_, value);
 }
+
+// The two outputs every writer is built for (json_writer.h).
+template void AppendJsonString(std::string&, std::string_view);
+template void AppendJsonEscaped(std::string&, std::string_view);
+template void AppendJsonDouble(std::string&, double);
+template void AppendJsonInt(std::string&, std::int64_t);
+template void AppendEntityPath(std::string&, std::string_view, std::string_view, std::string_view);
+template void AppendETagJson(std::string&, DateTime);
+template void AppendETagJson(std::string&, std::string_view);
+template class BasicJsonMembers<std::string>;
+template void AppendJsonString(JsonBuffer&, std::string_view);
+template void AppendJsonEscaped(JsonBuffer&, std::string_view);
+template void AppendJsonDouble(JsonBuffer&, double);
+template void AppendJsonInt(JsonBuffer&, std::int64_t);
+template void AppendEntityPath(JsonBuffer&, std::string_view, std::string_view, std::string_view);
+template void AppendETagJson(JsonBuffer&, DateTime);
+template void AppendETagJson(JsonBuffer&, std::string_view);
+template class BasicJsonMembers<JsonBuffer>;
 
 }  // namespace malachite::server

@@ -1,5 +1,7 @@
-// Small append-only JSON writing helpers: everything appends to one caller-owned std::string, so a
-// response body is built without streams or intermediate strings.
+// Small append-only JSON writing helpers: everything appends to one caller-owned output, so a
+// response body is built without streams or intermediate strings. The output (`Out`) is a
+// std::string or a JsonBuffer (json_buffer.h); both are instantiated in json_writer.cc, and
+// both receive the same bytes.
 #pragma once
 
 #include <cstdint>
@@ -7,40 +9,49 @@
 #include <string_view>
 
 #include "common/edm.h"
+#include "server/wire/json_buffer.h"
 
 namespace malachite::server {
 
 // Appends `text` as a JSON string literal: quotes, `\"`, `\\`, `\n` `\r` `\t`, other control
 // characters as `\u00XX`; every other byte (including UTF-8 sequences) is copied as is.
-void AppendJsonString(std::string& out, std::string_view text);
+template <class Out>
+void AppendJsonString(Out& out, std::string_view text);
 // The same escaping without the surrounding quotes, for values assembled from several parts.
-void AppendJsonEscaped(std::string& out, std::string_view text);
+template <class Out>
+void AppendJsonEscaped(Out& out, std::string_view text);
 
 // Appends a finite double in shortest round-trip form; when that form has no '.', exponent or
 // 'n' it gets ".0" (5 -> "5.0", 1e+20 stays "1e+20") so clients read a float, not an integer.
 // REQUIRES: std::isfinite(value).
-void AppendJsonDouble(std::string& out, double value);
+template <class Out>
+void AppendJsonDouble(Out& out, double value);
 
 // Appends a decimal integer.
-void AppendJsonInt(std::string& out, std::int64_t value);
+template <class Out>
+void AppendJsonInt(Out& out, std::int64_t value);
 
 // OData pieces, JSON-escaped, without surrounding quotes:
 // `<table>(PartitionKey='<pk>',RowKey='<rk>')` with each key's `'` doubled and then
 // percent-encoded (odata.editLink, and odata.id after the base URL).
-void AppendEntityPath(std::string& out, std::string_view table, std::string_view partition_key,
+template <class Out>
+void AppendEntityPath(Out& out, std::string_view table, std::string_view partition_key,
                       std::string_view row_key);
 // Appends FormatETag(t) as a JSON string literal (quotes included), e.g.
 // "W/\"datetime'2021-02-05T17%3A15%3A16.7935715Z'\"", without temporaries.
-void AppendETagJson(std::string& out, DateTime t);
+template <class Out>
+void AppendETagJson(Out& out, DateTime t);
 // The same from the timestamp as PutIso8601 (common/datetime.h) formatted it.
 // REQUIRES: `iso8601` is PutIso8601's output.
-void AppendETagJson(std::string& out, std::string_view iso8601);
+template <class Out>
+void AppendETagJson(Out& out, std::string_view iso8601);
 
 // Writes the members of one JSON object into `out`, placing the commas. Does not write the
 // braces. Lives as long as the statement or scope that uses it; keeps a reference to `out`.
-class JsonMembers {
+template <class Out>
+class BasicJsonMembers {
  public:
-  explicit JsonMembers(std::string& out) : out_(out) {}
+  explicit BasicJsonMembers(Out& out) : out_(out) {}
 
   // `"name":` (escaped), preceded by a comma unless it is the first member.
   void Key(std::string_view name);
@@ -53,12 +64,14 @@ class JsonMembers {
   // `"name":"value"` with both escaped.
   void String(std::string_view name, std::string_view value);
 
-  std::string& out() { return out_; }
+  Out& out() { return out_; }
 
  private:
   void Comma();
-  std::string& out_;
+  Out& out_;
   bool first_ = true;
 };
+
+using JsonMembers = BasicJsonMembers<std::string>;
 
 }  // namespace malachite::server

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/entity_record_dump.h"
+#include "storage/key_codec.h"
 #include "storage/stored_entities.h"
 
 namespace malachite::storage {
@@ -140,6 +141,35 @@ TEST_CASE("entity_codec: StoredEntities keeps keys and records of added entities
   auto decoded = DecodeEntity(page[1].partition_key, page[1].row_key, page[1].record);
   REQUIRE(decoded);
   CHECK(*decoded == second);
+}
+
+TEST_CASE("entity_codec: StoredEntities decodes encoded keys into the page as DecodeEntityKey does",
+          "[storage]") {
+  StoredEntities page;
+  const std::string record = EncodeEntityRecord(Sample());
+  // U+E000 and U+FFFD are stored with remapped lead bytes (key_codec.cc); they come back as is.
+  const std::string pk = "p\xee\x80\x80k";
+  const std::string rk = "r\xef\xbf\xbd'k";
+  REQUIRE(page.AddEncoded(EncodeEntityKey(7, pk, rk), record));
+  REQUIRE(page.AddEncoded(EncodeEntityKey(7, "x", ""), record));
+  // Remapped bytes at every offset of the eight-byte steps, among ASCII bytes.
+  for (std::size_t at = 0; at < 20; ++at) {
+    std::string long_rk(20, 'a');
+    long_rk.replace(at, 0, "\xef\xbf\xbd");
+    StoredEntities one;
+    REQUIRE(one.AddEncoded(EncodeEntityKey(7, long_rk, long_rk), record));
+    CHECK(one[0].partition_key == long_rk);
+    CHECK(one[0].row_key == long_rk);
+  }
+  CHECK_FALSE(page.AddEncoded(std::string(8, '\0') + "no terminator", record));
+  CHECK_FALSE(page.AddEncoded("short", record));
+  REQUIRE(page.size() == 2);
+  CHECK(page[0].partition_key == pk);
+  CHECK(page[0].row_key == rk);
+  CHECK(page[0].record == record);
+  CHECK(page[1].partition_key == "x");
+  CHECK(page[1].row_key.empty());
+  CHECK(page[1].record == record);
 }
 
 TEST_CASE("entity_codec: truncated or unknown-version records are errors and not crashes",
