@@ -35,5 +35,9 @@ struct Entity {
 std::string FormatETag(DateTime timestamp);
 // Appends FormatETag(timestamp) to `out`.
 void AppendETag(std::string& out, DateTime timestamp);
+// The ETag's datetime part: `iso8601` (exactly as PutIso8601 writes it) with its two ':'
+// percent-encoded. Writes iso8601.size() + 4 bytes to `out` and returns that count; the JSON
+// renderer wraps the same text in its own (escaped) quotes.
+std::size_t PutETagDateTime(char* out, std::string_view iso8601);
 
 }  // namespace malachite

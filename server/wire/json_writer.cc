@@ -1,5 +1,6 @@
 #include "server/wire/json_writer.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "common/entity.h"
 #include "server/http/url_coding.h"
 
 namespace malachite::server {
@@ -242,25 +244,13 @@ void AppendETagJson(Out& out, DateTime t) {
 
 template <class Out>
 void AppendETagJson(Out& out, std::string_view iso8601) {
-  // Azure: spec §3 — ':' percent-encoded as in FormatETag. PutIso8601 writes
-  // "yyyy-MM-ddTHH:mm:ss[.fffffff]Z": the two colons are at offsets 13 and 16. The literal parts
-  // have fixed sizes, so the text is assembled in a buffer and appended once.
+  // The literal parts have fixed sizes, so the text is assembled in a buffer and appended once.
   constexpr std::string_view kOpen = "\"W/\\\"datetime'";
   constexpr std::string_view kClose = "'\\\"\"";
   char buf[kOpen.size() + kIso8601MaxChars + 4 + kClose.size()];
-  char* p = buf;
-  const auto put = [&p](std::string_view part) {
-    std::memcpy(p, part.data(), part.size());
-    p += part.size();
-  };
-  put(kOpen);
-  std::memcpy(p, iso8601.data(), 13);
-  std::memcpy(p + 13, "%3A", 3);
-  std::memcpy(p + 16, iso8601.data() + 14, 2);
-  std::memcpy(p + 18, "%3A", 3);
-  p += 21;
-  put(iso8601.substr(17));
-  put(kClose);
+  char* p = std::copy(kOpen.begin(), kOpen.end(), buf);
+  p += PutETagDateTime(p, iso8601);
+  p = std::copy(kClose.begin(), kClose.end(), p);
   out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
