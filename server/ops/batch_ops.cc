@@ -98,6 +98,9 @@ struct PlanScratch {
   HostRouting routing;
   MetadataNegotiator negotiator;
   Route route;  // the last planned operation's
+  // The first operation's table, which passed the name rules: the others, which name the same
+  // table, are not checked again (RouteRequest). Views BatchState::table.
+  std::string_view valid_table;
 };
 
 // Routes and decodes one changeset operation as its single-request form would be; afterwards
@@ -105,7 +108,7 @@ struct PlanScratch {
 Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
                                        BatchOperation& operation) {
   Route& route = scratch.route;
-  if (auto ok = RouteRequest(operation.request, scratch.routing, route); !ok) {
+  if (auto ok = RouteRequest(operation.request, scratch.routing, route, scratch.valid_table); !ok) {
     return tl::unexpected(ok.error());
   }
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
@@ -310,6 +313,7 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
     if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
     if (i == 0) {
       state->table = route.table;
+      scratch.valid_table = state->table;
     } else if (auto ok = CheckBatchRules(state->table, state->operations.front(), route.table,
                                          *planned, row_keys);
                !ok) {

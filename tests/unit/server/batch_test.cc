@@ -228,6 +228,31 @@ TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending ind
   CHECK(Get("99") != "ResourceNotFound");
 }
 
+TEST_CASE_METHOD(BatchFixture,
+                 "batch: a later operation's table name is checked unless it repeats the first's",
+                 "[server]") {
+  // The first operation's name passed the rules; another name fails them at its own index.
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"},
+              {"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"c"})J"}}) ==
+        FailurePart("400 Bad Request", "", "OutOfRangeInput",
+                    "2:The specified resource name length is not within the permissible limits."));
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST 1parts", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}}) ==
+        FailurePart("400 Bad Request", "", "InvalidResourceName",
+                    "1:The specifed resource name contains invalid characters."));
+  // A bad first name fails at index 0; the same name again changes nothing.
+  CHECK(Call({{"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}}) ==
+        FailurePart("400 Bad Request", "", "OutOfRangeInput",
+                    "0:The specified resource name length is not within the permissible limits."));
+  // The same table in another case is the same table.
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST PARTS", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}})
+            .find("HTTP/1.1 201 Created") != std::string::npos);
+  CHECK(Get("b") != "ResourceNotFound");
+}
+
 TEST_CASE_METHOD(BatchFixture, "batch: a lone GET is answered in a part of its own", "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"a","v":1})J").status == 201);
   const std::string get =
