@@ -5,6 +5,8 @@
 #include "server/wire/multipart.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "common/encoding.h"
 
@@ -47,13 +49,17 @@ struct Delimiter {
   bool close = false;                          // "--boundary--"
 };
 
-// Finds the delimiter lines of one boundary. Only line starts are candidates, so the scan
-// jumps from line end to line end (a part has a dozen lines) instead of stopping at every '-'.
+// Finds the delimiter lines of one boundary. "--boundary" is searched for as a whole
+// (Boyer-Moore-Horspool skips ahead by up to its length) and kept only where it starts a line:
+// visiting every line start instead costs a memchr per line of every part.
 class DelimiterFinder {
  public:
-  explicit DelimiterFinder(std::string_view boundary) : dash_boundary_("--") {
-    dash_boundary_.append(boundary);
-  }
+  explicit DelimiterFinder(std::string_view boundary)
+      : dash_boundary_(DashBoundary(boundary)),
+        searcher_(dash_boundary_.begin(), dash_boundary_.end()) {}
+  // The searcher holds iterators into dash_boundary_.
+  DelimiterFinder(const DelimiterFinder&) = delete;
+  DelimiterFinder& operator=(const DelimiterFinder&) = delete;
 
   // The first delimiter line at or after `from`: "--boundary" at the start of a line, followed
   // by "--" (close) or by optional padding and the line end.
@@ -72,23 +78,26 @@ class DelimiterFinder {
   }
 
  private:
-  // The first "--boundary" at or after `from` that starts a line, or npos.
+  static std::string DashBoundary(std::string_view boundary) {
+    std::string dash_boundary = "--";
+    dash_boundary.append(boundary);
+    return dash_boundary;
+  }
+
+  // The first "--boundary" at or after `from` that starts a line (at 0 or after '\n'), or npos.
   std::size_t Find(std::string_view body, std::size_t from) const {
-    std::size_t at = from;
-    if (at != 0 && at <= body.size() && body[at - 1] != '\n') at = NextLineStart(body, at);
-    while (at < body.size()) {
-      if (body[at] == '-' && body.substr(at, dash_boundary_.size()) == dash_boundary_) return at;
-      at = NextLineStart(body, at);
+    while (from < body.size()) {
+      const auto hit = searcher_(body.begin() + from, body.end()).first;
+      if (hit == body.end()) return std::string_view::npos;
+      const auto at = static_cast<std::size_t>(hit - body.begin());
+      if (at == 0 || body[at - 1] == '\n') return at;
+      from = at + 1;
     }
     return std::string_view::npos;
   }
 
-  static std::size_t NextLineStart(std::string_view body, std::size_t at) {
-    const std::size_t lf = body.find('\n', at);
-    return lf == std::string_view::npos ? std::string_view::npos : lf + 1;
-  }
-
   std::string dash_boundary_;
+  std::boyer_moore_horspool_searcher<std::string::const_iterator> searcher_;
 };
 
 // Splits a part into its header block and content, into `part` (its headers are replaced).
