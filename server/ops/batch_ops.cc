@@ -1,7 +1,10 @@
 #include "server/ops/batch_ops.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -138,7 +141,7 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& s
 // the first operation's, `next_table` the one `next` names.
 Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& first,
                              std::string_view next_table, const PlannedOperation& next,
-                             const std::unordered_set<std::string_view>& row_keys) {
+                             const std::pmr::unordered_set<std::string_view>& row_keys) {
   if (table != next_table && !AsciiIEquals(table, next_table)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
   }
@@ -149,6 +152,38 @@ Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& fir
     return Fail(ErrorCode::kInvalidDuplicateRow);
   }
   return {};
+}
+
+// Plans every operation of the changeset into `state` in order, checking the batch rules on the
+// way; the answer rejecting the batch at the first failing operation's index, if one fails.
+std::optional<Outcome> PlanAll(const RequestContext& ctx, std::vector<BatchOperation>& operations,
+                               BatchState& state) {
+  // Reserved up front: `row_keys` views the keys of the planned operations in place. Its nodes
+  // come from a buffer on the stack (100 keys fit), not one allocation each.
+  state.operations.reserve(operations.size());
+  std::array<std::byte, 8 * 1024> arena;
+  std::pmr::monotonic_buffer_resource memory(arena.data(), arena.size());
+  std::pmr::unordered_set<std::string_view> row_keys(&memory);
+  row_keys.reserve(operations.size());
+  PlanScratch scratch(ctx, BatchVersion(ctx.request));
+  const Route& route = scratch.route;
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    auto planned = PlanOperation(ctx, scratch, operations[i]);
+    // A failed plan leaves the part's Content-ID in place.
+    if (!planned) {
+      return Rejected(ctx, operations.size(), {i, planned.error()}, operations[i].content_id);
+    }
+    if (i == 0) {
+      state.table = route.table;
+      scratch.valid_table = state.table;
+    } else if (auto ok = CheckBatchRules(state.table, state.operations.front(), route.table,
+                                         *planned, row_keys);
+               !ok) {
+      return Rejected(ctx, operations.size(), {i, ok.error()}, planned->content_id);
+    }
+    row_keys.insert(state.operations.emplace_back(std::move(*planned)).write.entity.row_key);
+  }
+  return std::nullopt;
 }
 
 // The WriteFn: every operation in order inside the one nested transaction the writer gives this
@@ -301,26 +336,7 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   state->base_url = ctx.base_url;
   state->request_id = std::string(ctx.request_id);
   state->clock = &ctx.clock;
-  // Reserved up front: `row_keys` views the keys of the planned operations in place.
-  state->operations.reserve(operations.size());
-  std::unordered_set<std::string_view> row_keys;
-  row_keys.reserve(operations.size());
-  PlanScratch scratch(ctx, BatchVersion(ctx.request));
-  const Route& route = scratch.route;
-  for (std::size_t i = 0; i < operations.size(); ++i) {
-    std::optional<std::string> content_id = operations[i].content_id;
-    auto planned = PlanOperation(ctx, scratch, operations[i]);
-    if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
-    if (i == 0) {
-      state->table = route.table;
-      scratch.valid_table = state->table;
-    } else if (auto ok = CheckBatchRules(state->table, state->operations.front(), route.table,
-                                         *planned, row_keys);
-               !ok) {
-      return Rejected(ctx, operations.size(), {i, ok.error()}, content_id);
-    }
-    row_keys.insert(state->operations.emplace_back(std::move(*planned)).write.entity.row_key);
-  }
+  if (auto rejected = PlanAll(ctx, operations, *state)) return std::move(*rejected);
   Outcome outcome;
   if (state->operations.empty()) {
     RenderSuccess(*state, outcome.response);

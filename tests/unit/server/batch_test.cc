@@ -229,6 +229,23 @@ TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending ind
 }
 
 TEST_CASE_METHOD(BatchFixture,
+                 "batch: a batch rejected before any write echoes the failing part's Content-ID",
+                 "[server]") {
+  // Failing its own validation, then failing the batch rules.
+  CHECK(
+      Call({{"POST parts", {"Content-ID: 1"}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+            {"POST parts", {"Content-ID: 2"}, R"J({"PartitionKey":"p","RowKey":"b","a-b":1})J"}}) ==
+      FailurePart("400 Bad Request", "Content-ID: 2\n", "PropertyNameInvalid",
+                  "1:The property name is invalid."));
+  CHECK(Call({{"POST parts", {"Content-ID: 1"}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST parts", {"Content-ID: 2"}, R"J({"PartitionKey":"p","RowKey":"a"})J"}}) ==
+        FailurePart("400 Bad Request", "Content-ID: 2\n", "InvalidDuplicateRow",
+                    "1:The batch request contains multiple changes with same row key. An entity "
+                    "can appear only once in a batch request."));
+  CHECK(Get("a") == "ResourceNotFound");
+}
+
+TEST_CASE_METHOD(BatchFixture,
                  "batch: a later operation's table name is checked unless it repeats the first's",
                  "[server]") {
   // The first operation's name passed the rules; another name fails them at its own index.
