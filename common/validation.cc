@@ -1,5 +1,6 @@
 #include "common/validation.h"
 
+#include <array>
 #include <string>
 
 #include "common/encoding.h"
@@ -60,11 +61,22 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
   return NameChar::kLetter;
 }
 
+// The bytes an ASCII identifier continues with: letters, digits and `_`. One lookup a byte,
+// for the names of every property of every write.
+constexpr std::array<bool, 256> kIdentifierBytes = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  }
+  return table;
+}();
+
 // An ASCII C# identifier: `_` or a letter, then letters, digits and `_` (spec §9.3).
 bool IsAsciiIdentifier(std::string_view name) {
   if (!IsAsciiLetter(name.front()) && name.front() != '_') return false;
   for (char c : name) {
-    if (!IsAsciiLetter(c) && !IsAsciiDigit(c) && c != '_') return false;
+    if (!kIdentifierBytes[static_cast<unsigned char>(c)]) return false;
   }
   return true;
 }
