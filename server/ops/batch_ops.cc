@@ -106,10 +106,11 @@ struct PlanScratch {
   std::string_view valid_table;
 };
 
-// Routes and decodes one changeset operation as its single-request form would be; afterwards
-// `scratch.route` is its route.
-Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
-                                       BatchOperation& operation) {
+// Routes and decodes one changeset operation as its single-request form would be into `out` (a
+// default PlannedOperation); afterwards `scratch.route` is its route. On an error the part's
+// Content-ID is still in `operation`.
+Result<void> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
+                           BatchOperation& operation, PlannedOperation& out) {
   Route& route = scratch.route;
   if (auto ok = RouteRequest(operation.request, scratch.routing, route, scratch.valid_table); !ok) {
     return tl::unexpected(ok.error());
@@ -125,16 +126,17 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& s
   auto level = scratch.negotiator.Negotiate(operation.request, route);
   if (!level) return tl::unexpected(level.error());
   if (auto ok = AuthorizePart(ctx, route.op); !ok) return tl::unexpected(ok.error());
-  auto write = DecodeEntityWrite(operation.request, route);
-  if (!write) return tl::unexpected(write.error());
+  if (auto ok = DecodeEntityWrite(operation.request, route, out.write); !ok) return ok;
   // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
   // key range), as its single request would be.
-  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, write->entity.partition_key,
-                                   write->entity.row_key);
+  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, out.write.entity.partition_key,
+                                   out.write.entity.row_key);
       !ok) {
-    return tl::unexpected(ok.error());
+    return ok;
   }
-  return PlannedOperation{std::move(*write), std::move(operation.content_id), *level};
+  out.content_id = std::move(operation.content_id);
+  out.level = *level;
+  return {};
 }
 
 // Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once. `table` is
@@ -168,20 +170,20 @@ std::optional<Outcome> PlanAll(const RequestContext& ctx, std::vector<BatchOpera
   PlanScratch scratch(ctx, BatchVersion(ctx.request));
   const Route& route = scratch.route;
   for (std::size_t i = 0; i < operations.size(); ++i) {
-    auto planned = PlanOperation(ctx, scratch, operations[i]);
-    // A failed plan leaves the part's Content-ID in place.
-    if (!planned) {
-      return Rejected(ctx, operations.size(), {i, planned.error()}, operations[i].content_id);
+    // Planned where it is kept (the rejected batch's state is dropped with its partial plan).
+    PlannedOperation& planned = state.operations.emplace_back();
+    if (auto ok = PlanOperation(ctx, scratch, operations[i], planned); !ok) {
+      return Rejected(ctx, operations.size(), {i, ok.error()}, operations[i].content_id);
     }
     if (i == 0) {
       state.table = route.table;
       scratch.valid_table = state.table;
     } else if (auto ok = CheckBatchRules(state.table, state.operations.front(), route.table,
-                                         *planned, row_keys);
+                                         planned, row_keys);
                !ok) {
-      return Rejected(ctx, operations.size(), {i, ok.error()}, planned->content_id);
+      return Rejected(ctx, operations.size(), {i, ok.error()}, planned.content_id);
     }
-    row_keys.insert(state.operations.emplace_back(std::move(*planned)).write.entity.row_key);
+    row_keys.insert(planned.write.entity.row_key);
   }
   return std::nullopt;
 }
