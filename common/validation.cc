@@ -1,5 +1,6 @@
 #include "common/validation.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -81,7 +82,7 @@ bool IsAsciiIdentifier(std::string_view name) {
   return true;
 }
 
-bool IsForbiddenKeyByte(unsigned char b) {
+constexpr bool IsForbiddenKeyByte(unsigned char b) {
   // Azure: spec §9.2 — / \ # ? and U+0000-U+001F, U+007F.
   return b == '/' || b == '\\' || b == '#' || b == '?' || b < 0x20 || b == 0x7f;
 }
@@ -133,8 +134,23 @@ Result<std::size_t> CheckValue(const EdmValue& value) {
   return ValueBytes(value);
 }
 
+// The bytes that send a key to the full checks: the forbidden ones (IsForbiddenKeyByte) and
+// every non-ASCII byte.
+constexpr std::array<bool, 256> kKeyCheckedBytes = [] {
+  std::array<bool, 256> table{};
+  for (int b = 0; b < 256; ++b) table[b] = b >= 0x80 || IsForbiddenKeyByte(b);
+  return table;
+}();
+
 // ValidateKey's checks; the key's UTF-16 length when they pass.
 Result<std::size_t> CheckKey(std::string_view which, std::string_view value) {
+  // The common key is short ASCII without a forbidden byte: valid UTF-8, one unit a byte, and
+  // passing every check, which one lookup a byte tells.
+  if (value.size() <= limits::kKeyMaxUtf16 && std::none_of(value.begin(), value.end(), [](char c) {
+        return kKeyCheckedBytes[static_cast<unsigned char>(c)];
+      })) {
+    return value.size();
+  }
   const std::optional<std::size_t> units = ValidUtf16Length(value);
   if (!units) return Fail(ErrorCode::kInvalidInput);
   if (*units > limits::kKeyMaxUtf16) {
