@@ -5,7 +5,7 @@
 #include "server/wire/multipart.h"
 
 #include <algorithm>
-#include <functional>
+#include <cstring>
 #include <string>
 
 #include "common/encoding.h"
@@ -49,17 +49,14 @@ struct Delimiter {
   bool close = false;                          // "--boundary--"
 };
 
-// Finds the delimiter lines of one boundary. "--boundary" is searched for as a whole
-// (Boyer-Moore-Horspool skips ahead by up to its length) and kept only where it starts a line:
-// visiting every line start instead costs a memchr per line of every part.
+// Finds the delimiter lines of one boundary. A delimiter starts a line with "--": memchr jumps
+// from '-' to '-' (a part's headers hold a few, its entity body usually none), and a dash that
+// does not start a line fails at once. Visiting every line start instead costs a memchr per line.
 class DelimiterFinder {
  public:
-  explicit DelimiterFinder(std::string_view boundary)
-      : dash_boundary_(DashBoundary(boundary)),
-        searcher_(dash_boundary_.begin(), dash_boundary_.end()) {}
-  // The searcher holds iterators into dash_boundary_.
-  DelimiterFinder(const DelimiterFinder&) = delete;
-  DelimiterFinder& operator=(const DelimiterFinder&) = delete;
+  explicit DelimiterFinder(std::string_view boundary) : dash_boundary_("--") {
+    dash_boundary_.append(boundary);
+  }
 
   // The first delimiter line at or after `from`: "--boundary" at the start of a line, followed
   // by "--" (close) or by optional padding and the line end.
@@ -78,26 +75,22 @@ class DelimiterFinder {
   }
 
  private:
-  static std::string DashBoundary(std::string_view boundary) {
-    std::string dash_boundary = "--";
-    dash_boundary.append(boundary);
-    return dash_boundary;
-  }
-
   // The first "--boundary" at or after `from` that starts a line (at 0 or after '\n'), or npos.
   std::size_t Find(std::string_view body, std::size_t from) const {
     while (from < body.size()) {
-      const auto hit = searcher_(body.begin() + from, body.end()).first;
-      if (hit == body.end()) return std::string_view::npos;
-      const auto at = static_cast<std::size_t>(hit - body.begin());
-      if (at == 0 || body[at - 1] == '\n') return at;
+      const void* dash = std::memchr(body.data() + from, '-', body.size() - from);
+      if (dash == nullptr) return std::string_view::npos;
+      const auto at = static_cast<std::size_t>(static_cast<const char*>(dash) - body.data());
+      if ((at == 0 || body[at - 1] == '\n') &&
+          body.substr(at, dash_boundary_.size()) == dash_boundary_) {
+        return at;
+      }
       from = at + 1;
     }
     return std::string_view::npos;
   }
 
   std::string dash_boundary_;
-  std::boyer_moore_horspool_searcher<std::string::const_iterator> searcher_;
 };
 
 // Splits a part into its header block and content, into `part` (its headers are replaced).
