@@ -1,5 +1,7 @@
 #include "common/validation.h"
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "common/encoding.h"
@@ -60,16 +62,27 @@ NameChar ClassifyNonAscii(std::uint32_t cp) {
   return NameChar::kLetter;
 }
 
+// The bytes an ASCII identifier continues with: letters, digits and `_`. One lookup a byte,
+// for the names of every property of every write.
+constexpr std::array<bool, 256> kIdentifierBytes = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  }
+  return table;
+}();
+
 // An ASCII C# identifier: `_` or a letter, then letters, digits and `_` (spec §9.3).
 bool IsAsciiIdentifier(std::string_view name) {
   if (!IsAsciiLetter(name.front()) && name.front() != '_') return false;
   for (char c : name) {
-    if (!IsAsciiLetter(c) && !IsAsciiDigit(c) && c != '_') return false;
+    if (!kIdentifierBytes[static_cast<unsigned char>(c)]) return false;
   }
   return true;
 }
 
-bool IsForbiddenKeyByte(unsigned char b) {
+constexpr bool IsForbiddenKeyByte(unsigned char b) {
   // Azure: spec §9.2 — / \ # ? and U+0000-U+001F, U+007F.
   return b == '/' || b == '\\' || b == '#' || b == '?' || b < 0x20 || b == 0x7f;
 }
@@ -121,8 +134,23 @@ Result<std::size_t> CheckValue(const EdmValue& value) {
   return ValueBytes(value);
 }
 
+// The bytes that send a key to the full checks: the forbidden ones (IsForbiddenKeyByte) and
+// every non-ASCII byte.
+constexpr std::array<bool, 256> kKeyCheckedBytes = [] {
+  std::array<bool, 256> table{};
+  for (int b = 0; b < 256; ++b) table[b] = b >= 0x80 || IsForbiddenKeyByte(b);
+  return table;
+}();
+
 // ValidateKey's checks; the key's UTF-16 length when they pass.
 Result<std::size_t> CheckKey(std::string_view which, std::string_view value) {
+  // The common key is short ASCII without a forbidden byte: valid UTF-8, one unit a byte, and
+  // passing every check, which one lookup a byte tells.
+  if (value.size() <= limits::kKeyMaxUtf16 && std::none_of(value.begin(), value.end(), [](char c) {
+        return kKeyCheckedBytes[static_cast<unsigned char>(c)];
+      })) {
+    return value.size();
+  }
   const std::optional<std::size_t> units = ValidUtf16Length(value);
   if (!units) return Fail(ErrorCode::kInvalidInput);
   if (*units > limits::kKeyMaxUtf16) {

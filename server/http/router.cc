@@ -160,8 +160,9 @@ Result<void> CheckTableName(std::string_view name) {
   return ValidateTableName(name);
 }
 
-// Routes the decoded resource path (after "/<account>/").
-Result<void> RouteResource(std::string_view resource, const Request& request, Route& route) {
+// Routes the decoded resource path (after "/<account>/"); `valid_table` as in RouteRequest.
+Result<void> RouteResource(std::string_view resource, const Request& request, Route& route,
+                           std::string_view valid_table) {
   std::size_t paren = resource.find('(');
   std::string_view name = resource.substr(0, paren);
   std::string_view args;
@@ -186,7 +187,9 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
     form = 4;
   } else {
     route.table.assign(name);
-    if (auto ok = CheckTableName(route.table); !ok) return ok;
+    if (valid_table.empty() || route.table != valid_table) {
+      if (auto ok = CheckTableName(route.table); !ok) return ok;
+    }
     if (!args.empty()) {
       if (!ParseEntityKeys(args, route)) return InvalidUri();
       form = 3;
@@ -258,7 +261,8 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing) {
   return route;
 }
 
-Result<void> RouteRequest(const Request& request, const HostRouting& routing, Route& route) {
+Result<void> RouteRequest(const Request& request, const HostRouting& routing, Route& route,
+                          std::string_view valid_table) {
   Reset(route);
   std::string_view target = request.target;
   std::optional<std::string_view> authority = request.Find("Host");
@@ -316,7 +320,7 @@ Result<void> RouteRequest(const Request& request, const HostRouting& routing, Ro
     decoded = PercentDecode(rest);
     resource = decoded;
   }
-  return RouteResource(resource, request, route);
+  return RouteResource(resource, request, route, valid_table);
 }
 
 }  // namespace malachite::server

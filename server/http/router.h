@@ -20,7 +20,10 @@ Result<Route> RouteRequest(const Request& request, const HostRouting& routing);
 
 // The same into `out`, whose fields are all overwritten (its strings keep their capacity: a
 // caller routing many requests with one Route, such as the operations of a $batch, routes
-// without allocating once warm). On an error `out` holds a partial route.
-Result<void> RouteRequest(const Request& request, const HostRouting& routing, Route& out);
+// without allocating once warm). On an error `out` holds a partial route. `valid_table`, when
+// not empty, is a table name that already passed the name rules (a $batch's first operation's):
+// a URL naming exactly it skips their check, any other name is checked as always.
+Result<void> RouteRequest(const Request& request, const HostRouting& routing, Route& out,
+                          std::string_view valid_table = {});
 
 }  // namespace malachite::server

@@ -1,7 +1,10 @@
 #include "server/ops/batch_ops.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -98,14 +101,18 @@ struct PlanScratch {
   HostRouting routing;
   MetadataNegotiator negotiator;
   Route route;  // the last planned operation's
+  // The first operation's table, which passed the name rules: the others, which name the same
+  // table, are not checked again (RouteRequest). Views BatchState::table.
+  std::string_view valid_table;
 };
 
-// Routes and decodes one changeset operation as its single-request form would be; afterwards
-// `scratch.route` is its route.
-Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
-                                       BatchOperation& operation) {
+// Routes and decodes one changeset operation as its single-request form would be into `out` (a
+// default PlannedOperation); afterwards `scratch.route` is its route. On an error the part's
+// Content-ID is still in `operation`.
+Result<void> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
+                           BatchOperation& operation, PlannedOperation& out) {
   Route& route = scratch.route;
-  if (auto ok = RouteRequest(operation.request, scratch.routing, route); !ok) {
+  if (auto ok = RouteRequest(operation.request, scratch.routing, route, scratch.valid_table); !ok) {
     return tl::unexpected(ok.error());
   }
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
@@ -119,23 +126,24 @@ Result<PlannedOperation> PlanOperation(const RequestContext& ctx, PlanScratch& s
   auto level = scratch.negotiator.Negotiate(operation.request, route);
   if (!level) return tl::unexpected(level.error());
   if (auto ok = AuthorizePart(ctx, route.op); !ok) return tl::unexpected(ok.error());
-  auto write = DecodeEntityWrite(operation.request, route);
-  if (!write) return tl::unexpected(write.error());
+  if (auto ok = DecodeEntityWrite(operation.request, route, out.write); !ok) return ok;
   // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
   // key range), as its single request would be.
-  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, write->entity.partition_key,
-                                   write->entity.row_key);
+  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, out.write.entity.partition_key,
+                                   out.write.entity.row_key);
       !ok) {
-    return tl::unexpected(ok.error());
+    return ok;
   }
-  return PlannedOperation{std::move(*write), std::move(operation.content_id), *level};
+  out.content_id = std::move(operation.content_id);
+  out.level = *level;
+  return {};
 }
 
 // Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once. `table` is
 // the first operation's, `next_table` the one `next` names.
 Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& first,
                              std::string_view next_table, const PlannedOperation& next,
-                             const std::unordered_set<std::string_view>& row_keys) {
+                             const std::pmr::unordered_set<std::string_view>& row_keys) {
   if (table != next_table && !AsciiIEquals(table, next_table)) {
     return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
   }
@@ -146,6 +154,38 @@ Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& fir
     return Fail(ErrorCode::kInvalidDuplicateRow);
   }
   return {};
+}
+
+// Plans every operation of the changeset into `state` in order, checking the batch rules on the
+// way; the answer rejecting the batch at the first failing operation's index, if one fails.
+std::optional<Outcome> PlanAll(const RequestContext& ctx, std::vector<BatchOperation>& operations,
+                               BatchState& state) {
+  // Reserved up front: `row_keys` views the keys of the planned operations in place. Its nodes
+  // come from a buffer on the stack (100 keys fit), not one allocation each.
+  state.operations.reserve(operations.size());
+  std::array<std::byte, 8 * 1024> arena;
+  std::pmr::monotonic_buffer_resource memory(arena.data(), arena.size());
+  std::pmr::unordered_set<std::string_view> row_keys(&memory);
+  row_keys.reserve(operations.size());
+  PlanScratch scratch(ctx, BatchVersion(ctx.request));
+  const Route& route = scratch.route;
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    // Planned where it is kept (the rejected batch's state is dropped with its partial plan).
+    PlannedOperation& planned = state.operations.emplace_back();
+    if (auto ok = PlanOperation(ctx, scratch, operations[i], planned); !ok) {
+      return Rejected(ctx, operations.size(), {i, ok.error()}, operations[i].content_id);
+    }
+    if (i == 0) {
+      state.table = route.table;
+      scratch.valid_table = state.table;
+    } else if (auto ok = CheckBatchRules(state.table, state.operations.front(), route.table,
+                                         planned, row_keys);
+               !ok) {
+      return Rejected(ctx, operations.size(), {i, ok.error()}, planned.content_id);
+    }
+    row_keys.insert(planned.write.entity.row_key);
+  }
+  return std::nullopt;
 }
 
 // The WriteFn: every operation in order inside the one nested transaction the writer gives this
@@ -298,25 +338,7 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   state->base_url = ctx.base_url;
   state->request_id = std::string(ctx.request_id);
   state->clock = &ctx.clock;
-  // Reserved up front: `row_keys` views the keys of the planned operations in place.
-  state->operations.reserve(operations.size());
-  std::unordered_set<std::string_view> row_keys;
-  row_keys.reserve(operations.size());
-  PlanScratch scratch(ctx, BatchVersion(ctx.request));
-  const Route& route = scratch.route;
-  for (std::size_t i = 0; i < operations.size(); ++i) {
-    std::optional<std::string> content_id = operations[i].content_id;
-    auto planned = PlanOperation(ctx, scratch, operations[i]);
-    if (!planned) return Rejected(ctx, operations.size(), {i, planned.error()}, content_id);
-    if (i == 0) {
-      state->table = route.table;
-    } else if (auto ok = CheckBatchRules(state->table, state->operations.front(), route.table,
-                                         *planned, row_keys);
-               !ok) {
-      return Rejected(ctx, operations.size(), {i, ok.error()}, content_id);
-    }
-    row_keys.insert(state->operations.emplace_back(std::move(*planned)).write.entity.row_key);
-  }
+  if (auto rejected = PlanAll(ctx, operations, *state)) return std::move(*rejected);
   Outcome outcome;
   if (state->operations.empty()) {
     RenderSuccess(*state, outcome.response);

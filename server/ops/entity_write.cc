@@ -10,17 +10,16 @@
 namespace malachite::server {
 namespace {
 
-Result<EntityWrite> DecodeDelete(const Request& request, const Route& route) {
+Result<void> DecodeDelete(const Request& request, const Route& route, EntityWrite& write) {
   const auto if_match = request.Find("If-Match");
   // Azure: spec §4.10 — If-Match is mandatory on Delete Entity (`*` = unconditional).
   if (!if_match) return Fail(ErrorCode::kMissingRequiredHeader);
   if (auto syntax = CheckIfMatch(*if_match); !syntax) return tl::unexpected(syntax.error());
-  EntityWrite write;
   write.op = route.op;
   write.entity.partition_key = route.partition_key;
   write.entity.row_key = route.row_key;
   write.if_match = std::string(*if_match);
-  return write;
+  return {};
 }
 
 }  // namespace
@@ -28,10 +27,15 @@ Result<EntityWrite> DecodeDelete(const Request& request, const Route& route) {
 bool IsEntityWrite(Operation op) { return TraitsOf(op).writes_entity; }
 
 Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route) {
-  if (route.op == Operation::kDeleteEntity) return DecodeDelete(request, route);
+  EntityWrite write;
+  if (auto ok = DecodeEntityWrite(request, route, write); !ok) return tl::unexpected(ok.error());
+  return write;
+}
+
+Result<void> DecodeEntityWrite(const Request& request, const Route& route, EntityWrite& write) {
+  if (route.op == Operation::kDeleteEntity) return DecodeDelete(request, route, write);
   auto parsed = ParseEntityJson(request.body);
   if (!parsed) return tl::unexpected(parsed.error());
-  EntityWrite write;
   write.op = route.op;
   if (route.op == Operation::kInsertEntity) {
     // Azure: spec §4.5 — Insert takes both keys from the body.
@@ -51,7 +55,7 @@ Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route
     write.if_match = std::string(request.Find("If-Match").value_or(std::string_view()));
     if (auto syntax = CheckIfMatch(write.if_match); !syntax) return tl::unexpected(syntax.error());
   }
-  return write;
+  return {};
 }
 
 Result<storage::TableInfo> FindTableForWrite(storage::WriteContext& write, std::string_view account,

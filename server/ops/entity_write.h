@@ -35,6 +35,10 @@ struct EntityWrite {
 // ValidateEntity errors, kPropertiesNeedValue (Insert without PartitionKey/RowKey in the body),
 // kMissingRequiredHeader (Delete without If-Match), CheckIfMatch errors.
 Result<EntityWrite> DecodeEntityWrite(const Request& request, const Route& route);
+// The same into `out` (REQUIRES: a default EntityWrite), so that a caller collecting many writes
+// (a $batch) decodes each where it is kept instead of moving it there. On an error `out` holds a
+// partial write.
+Result<void> DecodeEntityWrite(const Request& request, const Route& route, EntityWrite& out);
 
 // The table `name` of `account` looked up inside the writer's transaction, so that a concurrent
 // Delete Table happens entirely before (kTableNotFound) or after the write.

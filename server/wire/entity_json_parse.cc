@@ -180,23 +180,30 @@ Result<EdmValue> ConvertAnnotated(dom::element v, EdmType type) {
   }
 }
 
-// Azure: spec §5.2 type inference for values without an annotation.
-Result<EdmValue> InferValue(dom::element v) {
+// Azure: spec §5.2 type inference for values without an annotation, written into `out` (a
+// default EdmValue): a string goes straight into the property instead of being built and moved.
+Result<void> InferValue(dom::element v, EdmValue& out) {
   switch (v.type()) {
     case dom::element_type::STRING:
-      return EdmValue::String(std::string(v.get_string().value_unsafe()));
+      out.type = EdmType::kString;
+      out.bytes.assign(v.get_string().value_unsafe());
+      return {};
     case dom::element_type::INT64: {
       const std::int64_t i = v.get_int64().value_unsafe();
-      if (i >= INT32_MIN && i <= INT32_MAX) return EdmValue::Int32(static_cast<std::int32_t>(i));
       // Azure: an integer outside Int32 becomes a Double (spec §5.2), not an Int64.
-      return EdmValue::Double(static_cast<double>(i));
+      out = i >= INT32_MIN && i <= INT32_MAX ? EdmValue::Int32(static_cast<std::int32_t>(i))
+                                             : EdmValue::Double(static_cast<double>(i));
+      return {};
     }
     case dom::element_type::UINT64:
-      return EdmValue::Double(static_cast<double>(v.get_uint64().value_unsafe()));
+      out = EdmValue::Double(static_cast<double>(v.get_uint64().value_unsafe()));
+      return {};
     case dom::element_type::DOUBLE:
-      return EdmValue::Double(v.get_double().value_unsafe());
+      out = EdmValue::Double(v.get_double().value_unsafe());
+      return {};
     case dom::element_type::BOOL:
-      return EdmValue::Boolean(v.get_bool().value_unsafe());
+      out = EdmValue::Boolean(v.get_bool().value_unsafe());
+      return {};
     default:  // objects and arrays (null is handled by the caller)
       return Fail(ErrorCode::kInvalidInput);
   }
@@ -254,9 +261,21 @@ Result<void> AddProperty(const Member& m, const Annotation* note, Entity& entity
   }
   // Azure: spec §3 — a null property is not stored (on Merge it leaves the old value).
   if (m.value.is_null()) return {};
-  Result<EdmValue> value = type ? ConvertAnnotated(m.value, *type) : InferValue(m.value);
-  if (!value) return tl::unexpected(std::move(value.error()));
-  entity.properties.push_back({std::string(m.name), std::move(*value)});
+  // Built in place, the common unannotated value written straight into it.
+  Property& property = entity.properties.emplace_back();
+  Result<void> ok;
+  if (!type) {
+    ok = InferValue(m.value, property.value);
+  } else if (Result<EdmValue> value = ConvertAnnotated(m.value, *type); value) {
+    property.value = std::move(*value);
+  } else {
+    ok = tl::unexpected(std::move(value.error()));
+  }
+  if (!ok) {
+    entity.properties.pop_back();
+    return ok;
+  }
+  property.name.assign(m.name);
   return {};
 }
 

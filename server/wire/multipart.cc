@@ -5,6 +5,8 @@
 #include "server/wire/multipart.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 #include "common/encoding.h"
 
@@ -47,8 +49,9 @@ struct Delimiter {
   bool close = false;                          // "--boundary--"
 };
 
-// Finds the delimiter lines of one boundary. Only line starts are candidates, so the scan
-// jumps from line end to line end (a part has a dozen lines) instead of stopping at every '-'.
+// Finds the delimiter lines of one boundary. A delimiter starts a line with "--": memchr jumps
+// from '-' to '-' (a part's headers hold a few, its entity body usually none), and a dash that
+// does not start a line fails at once. Visiting every line start instead costs a memchr per line.
 class DelimiterFinder {
  public:
   explicit DelimiterFinder(std::string_view boundary) : dash_boundary_("--") {
@@ -72,20 +75,19 @@ class DelimiterFinder {
   }
 
  private:
-  // The first "--boundary" at or after `from` that starts a line, or npos.
+  // The first "--boundary" at or after `from` that starts a line (at 0 or after '\n'), or npos.
   std::size_t Find(std::string_view body, std::size_t from) const {
-    std::size_t at = from;
-    if (at != 0 && at <= body.size() && body[at - 1] != '\n') at = NextLineStart(body, at);
-    while (at < body.size()) {
-      if (body[at] == '-' && body.substr(at, dash_boundary_.size()) == dash_boundary_) return at;
-      at = NextLineStart(body, at);
+    while (from < body.size()) {
+      const void* dash = std::memchr(body.data() + from, '-', body.size() - from);
+      if (dash == nullptr) return std::string_view::npos;
+      const auto at = static_cast<std::size_t>(static_cast<const char*>(dash) - body.data());
+      if ((at == 0 || body[at - 1] == '\n') &&
+          body.substr(at, dash_boundary_.size()) == dash_boundary_) {
+        return at;
+      }
+      from = at + 1;
     }
     return std::string_view::npos;
-  }
-
-  static std::size_t NextLineStart(std::string_view body, std::size_t at) {
-    const std::size_t lf = body.find('\n', at);
-    return lf == std::string_view::npos ? std::string_view::npos : lf + 1;
   }
 
   std::string dash_boundary_;

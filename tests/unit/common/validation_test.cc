@@ -64,6 +64,11 @@ TEST_CASE("validation: forbidden key characters are OutOfRangeInput", "[common]"
   }
   CHECK(Code(ValidateKey("RowKey", "r'1 caf\xc3\xa9 \xc2\xa0 & % *")) == "ok");
   CHECK(Code(ValidateKey("RowKey", "bad\xff")) == "InvalidInput");
+  // Invalid UTF-8 is reported before length, length before a forbidden character.
+  CHECK(Code(ValidateKey("RowKey", std::string(1100, '/') + "\xff")) == "InvalidInput");
+  CHECK(Code(ValidateKey("RowKey", std::string(1025, '/'))) == "KeyValueTooLarge");
+  CHECK(Code(ValidateKey("RowKey", std::string(1024, '/'))) == "OutOfRangeInput");
+  CHECK(Code(ValidateKey("RowKey", "a/\xff")) == "InvalidInput");
 }
 
 TEST_CASE("validation: property names follow the C# identifier rule", "[common]") {

@@ -228,6 +228,48 @@ TEST_CASE_METHOD(BatchFixture, "batch: the batch rules fail at the offending ind
   CHECK(Get("99") != "ResourceNotFound");
 }
 
+TEST_CASE_METHOD(BatchFixture,
+                 "batch: a batch rejected before any write echoes the failing part's Content-ID",
+                 "[server]") {
+  // Failing its own validation, then failing the batch rules.
+  CHECK(
+      Call({{"POST parts", {"Content-ID: 1"}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+            {"POST parts", {"Content-ID: 2"}, R"J({"PartitionKey":"p","RowKey":"b","a-b":1})J"}}) ==
+      FailurePart("400 Bad Request", "Content-ID: 2\n", "PropertyNameInvalid",
+                  "1:The property name is invalid."));
+  CHECK(Call({{"POST parts", {"Content-ID: 1"}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST parts", {"Content-ID: 2"}, R"J({"PartitionKey":"p","RowKey":"a"})J"}}) ==
+        FailurePart("400 Bad Request", "Content-ID: 2\n", "InvalidDuplicateRow",
+                    "1:The batch request contains multiple changes with same row key. An entity "
+                    "can appear only once in a batch request."));
+  CHECK(Get("a") == "ResourceNotFound");
+}
+
+TEST_CASE_METHOD(BatchFixture,
+                 "batch: a later operation's table name is checked unless it repeats the first's",
+                 "[server]") {
+  // The first operation's name passed the rules; another name fails them at its own index.
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"},
+              {"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"c"})J"}}) ==
+        FailurePart("400 Bad Request", "", "OutOfRangeInput",
+                    "2:The specified resource name length is not within the permissible limits."));
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST 1parts", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}}) ==
+        FailurePart("400 Bad Request", "", "InvalidResourceName",
+                    "1:The specifed resource name contains invalid characters."));
+  // A bad first name fails at index 0; the same name again changes nothing.
+  CHECK(Call({{"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST ab", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}}) ==
+        FailurePart("400 Bad Request", "", "OutOfRangeInput",
+                    "0:The specified resource name length is not within the permissible limits."));
+  // The same table in another case is the same table.
+  CHECK(Call({{"POST parts", {}, R"J({"PartitionKey":"p","RowKey":"a"})J"},
+              {"POST PARTS", {}, R"J({"PartitionKey":"p","RowKey":"b"})J"}})
+            .find("HTTP/1.1 201 Created") != std::string::npos);
+  CHECK(Get("b") != "ResourceNotFound");
+}
+
 TEST_CASE_METHOD(BatchFixture, "batch: a lone GET is answered in a part of its own", "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"a","v":1})J").status == 201);
   const std::string get =

@@ -204,6 +204,25 @@ TEST_CASE("multipart: delimiters count only at line starts, after CRLF or LF, wi
   CHECK(none.error().code == ErrorCode::kInvalidInput);
 }
 
+TEST_CASE("multipart: a long boundary is found past near misses and mid-line copies", "[server]") {
+  // An SDK-style boundary; lines that hold a prefix of it, a copy of it mid-line, a longer
+  // boundary, and a delimiter right after a part's last line.
+  const std::string b = "changeset_5c4c8d8e-1a2b-4c3d-9e8f-0123456789ab";
+  const std::string body = "--" + b + "\r\nA: 1\r\n\r\n--changeset_5c4c8d8e-1a2b\r\nx --" + b +
+                           "\r\n--" + b + "x\r\n--" + b + "\r\nB: 2\r\n\r\nlast\r\n--" + b +
+                           "--\r\n";
+  auto parts = SplitMultipart(body, b, 10);
+  REQUIRE(parts);
+  REQUIRE(parts->size() == 2);
+  CHECK(parts->at(0).content == "--changeset_5c4c8d8e-1a2b\r\nx --" + b + "\r\n--" + b + "x");
+  CHECK(parts->at(1).Find("b") == std::optional<std::string_view>("2"));
+  CHECK(parts->at(1).content == "last");
+  // Without its close delimiter the body is malformed.
+  auto open = SplitMultipart(body.substr(0, body.size() - 4), b, 10);
+  REQUIRE_FALSE(open);
+  CHECK(open.error().code == ErrorCode::kInvalidInput);
+}
+
 TEST_CASE("multipart: boundary parameter forms", "[server]") {
   CHECK(MultipartBoundary("multipart/mixed; boundary=batch_1").value() == "batch_1");
   CHECK(MultipartBoundary("multipart/mixed;charset=\"utf-8\";boundary=changeset_9").value() ==

@@ -128,6 +128,23 @@ TEST_CASE("router: table names in URLs are validated except $-system names", "[r
   CHECK(RouteOf("GET", "/devstoreaccount1/tables") == "QueryTables devstoreaccount1 verb=GET");
 }
 
+TEST_CASE("router: with a table name already validated, other names are still checked",
+          "[router]") {
+  const auto route = [](std::string target) {
+    Route out;
+    auto ok = RouteRequest(Make("POST", std::move(target)), HostRouting{}, out, "mytable");
+    return ok ? Dump(out) : Dump(tl::unexpected(ok.error()));
+  };
+  CHECK(route("/devstoreaccount1/mytable") ==
+        "InsertEntity devstoreaccount1 table=mytable verb=POST");
+  CHECK(route("/devstoreaccount1/MyTable") ==
+        "InsertEntity devstoreaccount1 table=MyTable verb=POST");
+  CHECK(route("/devstoreaccount1/ab") == "error OutOfRangeInput");
+  CHECK(route("/devstoreaccount1/my_table") == "error InvalidResourceName");
+  CHECK(route("/devstoreaccount1/mytable1x") ==
+        "InsertEntity devstoreaccount1 table=mytable1x verb=POST");
+}
+
 TEST_CASE("router: a table name that decodes to reserved characters fails the name rules",
           "[router]") {
   // `a//` sent as a%2F%2F: a name with invalid characters, not a path with more segments.
