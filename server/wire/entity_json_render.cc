@@ -8,6 +8,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "common/property_view.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::server {
@@ -114,10 +115,6 @@ bool Selected(const Selection& select, std::string_view name) {
          std::find(select.names.begin(), select.names.end(), name) != select.names.end();
 }
 
-bool IsSystemName(std::string_view name) {
-  return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
-}
-
 template <class Out>
 void AppendMetadataUrl(BasicJsonMembers<Out>& m, const EntityLocation& where,
                        std::string_view suffix) {
@@ -194,7 +191,7 @@ void AppendEntityObject(Out& out, const EntityJsonSource& entity, MetadataLevel 
   } else {
     // Azure: spec §6.4 — selected properties the entity lacks come back as null.
     for (const std::string& name : select.names) {
-      if (IsSystemName(name)) continue;
+      if (IsSystemProperty(name)) continue;
       if (const auto p = entity.FindProperty(name)) {
         AppendProperty(m, name, *p, annotate);
       } else {
