@@ -24,13 +24,24 @@ struct Measured {
   std::optional<double> cpu_seconds;
 };
 
+// The CPU seconds `pids` used so far, summed; nullopt when there are none or one is unreadable.
+std::optional<double> CpuSeconds(const std::vector<int>& pids) {
+  if (pids.empty()) return std::nullopt;
+  double sum = 0;
+  for (int pid : pids) {
+    const std::optional<double> seconds = pid > 0 ? ProcessCpuSeconds(pid) : std::nullopt;
+    if (!seconds) return std::nullopt;
+    sum += *seconds;
+  }
+  return sum;
+}
+
 Measured Measure(const Target& target, const SharedKeyLiteSigner& signer, const RunOptions& options,
-                 int pid) {
-  std::optional<double> before;
-  if (pid > 0) before = ProcessCpuSeconds(pid);
+                 const std::vector<int>& pids) {
+  const std::optional<double> before = CpuSeconds(pids);
   Measured measured{RunScenario(target, signer, options), std::nullopt};
   if (before) {
-    if (auto after = ProcessCpuSeconds(pid)) measured.cpu_seconds = *after - *before;
+    if (auto after = CpuSeconds(pids)) measured.cpu_seconds = *after - *before;
   }
   return measured;
 }
@@ -100,7 +111,7 @@ bool Load(const Options& options, const SharedKeyLiteSigner& signer) {
   load.max_ops = options.seed / kBatchSize;
   load.max_seconds = 24 * 3600;
   load.insert_prefix = "seed";
-  Measured m = Measure(options.target, signer, load, options.server_pid);
+  Measured m = Measure(options.target, signer, load, {options.server_pid});
   const RunResult& r = m.result;
   std::printf("loaded %zu entities by $batch of 100 in %.1f s: %.0f entities/s", r.entities,
               r.seconds, PerSecond(r.entities, r));
@@ -146,7 +157,7 @@ int Main(int argc, char** argv) {
       if (scenario == Scenario::kDelete) {
         std::tie(run_options.insert_prefix, run_options.max_ops) = inserted[connections];
       }
-      Measured m = Measure(target, signer, run_options, options.server_pid);
+      Measured m = Measure(target, signer, run_options, {options.server_pid});
       if (scenario == Scenario::kInsert) {
         inserted[connections] = {run_options.insert_prefix, m.result.ops + m.result.errors};
       }
@@ -155,7 +166,7 @@ int Main(int argc, char** argv) {
         Target reference = target;
         reference.port = options.reference_port;
         run_options.reference = true;
-        ref = Measure(reference, signer, run_options, options.reference_pid);
+        ref = Measure(reference, signer, run_options, options.reference_pids);
       }
       PrintRow(scenario, connections, m, ref ? &*ref : nullptr);
       all_ok = all_ok && m.result.errors == 0;
@@ -164,9 +175,9 @@ int Main(int argc, char** argv) {
   std::printf(
       "\nitems: entities written or read (scan: entities the server scanned, from its --explain\n"
       "header). CPU/op, items/CPUs: server CPU time (/proc/<pid>/stat) per request and entities\n"
-      "per CPU-second. ref: bench_reference_server (a fixed 200 on the same HTTP stack); x ops/s\n"
-      "= Malachite's ops/s / the reference's, x CPU/op = Malachite's CPU per op / the "
-      "reference's.\n");
+      "per CPU-second. ref: the reference, a fixed 200 (bench_reference_server on Malachite's\n"
+      "HTTP stack, or nginx: scripts/bench --reference nginx); x ops/s = Malachite's ops/s / the\n"
+      "reference's, x CPU/op = Malachite's CPU per op / the reference's.\n");
   return all_ok ? 0 : 1;
 }
 

@@ -17,7 +17,7 @@ constexpr std::string_view kUsage =
     "         [--key <base64>] [--table benchtable] [--seed 102400] [--no-load 1]\n"
     "         [--ops 20000] [--list-ops 300] [--seconds 10] [--connections 1,32]\n"
     "         [--scenarios insert,upsert,delete,read,batch,scan,query-range]\n"
-    "         [--server-pid <pid>] [--reference-port <port> --reference-pid <pid>]\n"
+    "         [--server-pid <pid>] [--reference-port <port> --reference-pid <pid>[,<pid>...]]\n"
     "         [--scan-table <table>] [--scan-filter 'Qty eq -1']\n"
     "Loads --seed entities into --table by $batch of 100 (32 connections), then runs each\n"
     "scenario at each connection count until --ops requests (--list-ops pages for list and\n"
@@ -25,7 +25,8 @@ constexpr std::string_view kUsage =
     "the same connection count: list insert first), read, batch ($batch of 100 inserts), list,\n"
     "query-point, query-range (100 RowKeys of one partition), scan (non-key --scan-filter over\n"
     "--scan-table; scanned counts need the server's --explain), none (load only).\n"
-    "With --reference-port every row also runs against bench_reference_server and prints the\n"
+    "With --reference-port every row also runs against the reference (bench_reference_server or\n"
+    "nginx, a fixed 200; its CPU is the sum over --reference-pid's processes) and prints the\n"
     "ratios. Only loopback targets make sense: this is a load generator.\n";
 
 std::vector<std::string> SplitComma(std::string_view text) {
@@ -84,9 +85,10 @@ void Apply(Options& options, std::string_view flag, const std::string& value) {
     options.server_pid = std::stoi(value);
   else if (flag == "--reference-port")
     options.reference_port = static_cast<unsigned short>(std::stoul(value));
-  else if (flag == "--reference-pid")
-    options.reference_pid = std::stoi(value);
-  else if (flag == "--scan-table")
+  else if (flag == "--reference-pid") {
+    options.reference_pids.clear();
+    for (const auto& part : SplitComma(value)) options.reference_pids.push_back(std::stoi(part));
+  } else if (flag == "--scan-table")
     options.scan_table = value;
   else if (flag == "--scan-filter")
     options.scan_filter = value;

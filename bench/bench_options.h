@@ -27,7 +27,8 @@ struct Options {
   // The fixed-response reference server (bench_reference_server): every row runs against it
   // too, right after Malachite, and the ratios are printed.
   unsigned short reference_port = 0;
-  int reference_pid = 0;
+  // The reference's processes whose CPU time is summed (nginx: its workers).
+  std::vector<int> reference_pids;
   std::string scan_table;  // the table `scan` reads (default: --table)
   std::string scan_filter = "Qty eq -1";
 };

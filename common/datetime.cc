@@ -151,16 +151,17 @@ std::size_t PutIsoFraction(char* buf, int fraction) {
     buf[19] = 'Z';
     return 20;
   }
-  int digits = 7;
-  while (fraction % 10 == 0) {  // Azure: spec §3 — trailing zeros trimmed.
-    fraction /= 10;
-    --digits;
-  }
+  // The seven digits in pairs, then the trailing zeros dropped from the text (Azure: spec §3);
+  // the fraction is not zero, so a digit stays.
   buf[19] = '.';
-  for (int i = digits; i > 0; --i, fraction /= 10)
-    buf[19 + i] = static_cast<char>('0' + fraction % 10);
-  buf[20 + digits] = 'Z';
-  return static_cast<std::size_t>(21 + digits);
+  Put2(buf + 20, fraction / 100000);
+  Put2(buf + 22, fraction / 1000 % 100);
+  Put2(buf + 24, fraction / 10 % 100);
+  buf[26] = static_cast<char>('0' + fraction % 10);
+  std::size_t end = 27;
+  while (buf[end - 1] == '0') --end;
+  buf[end] = 'Z';
+  return end + 1;
 }
 
 std::size_t PutIso8601(char* buf, DateTime t) { return PutIsoFraction(buf, PutIsoSeconds(buf, t)); }

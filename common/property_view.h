@@ -18,4 +18,33 @@ struct PropertyView {
   std::string_view bytes;    // String (UTF-8), Guid (16 raw bytes), Binary
 };
 
+// Azure: spec §6.2 — every entity has PartitionKey and RowKey (String) and Timestamp (DateTime),
+// which filters and $select read like its custom properties.
+enum class SystemProperty { kNone, kPartitionKey, kRowKey, kTimestamp };
+
+// Which system property `name` (case-sensitive) is, or kNone.
+inline SystemProperty FindSystemProperty(std::string_view name) {
+  if (name == "PartitionKey") return SystemProperty::kPartitionKey;
+  if (name == "RowKey") return SystemProperty::kRowKey;
+  if (name == "Timestamp") return SystemProperty::kTimestamp;
+  return SystemProperty::kNone;
+}
+
+inline bool IsSystemProperty(std::string_view name) {
+  return FindSystemProperty(name) != SystemProperty::kNone;
+}
+
+// The view of a key (String) and of the Timestamp (DateTime).
+inline PropertyView StringPropertyView(std::string_view text) {
+  PropertyView view;
+  view.bytes = text;
+  return view;
+}
+inline PropertyView DateTimePropertyView(DateTime timestamp) {
+  PropertyView view;
+  view.type = EdmType::kDateTime;
+  view.integer = timestamp.ticks;
+  return view;
+}
+
 }  // namespace malachite

@@ -1,5 +1,6 @@
 #include "storage/key_codec.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "storage/dump_text.h"
@@ -95,19 +96,22 @@ bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_s
   const std::size_t begin = out->size();
   out->append(key.substr(kTableIdBytes, zero - kTableIdBytes)).append(key.substr(zero + 1));
   // Most keys are ASCII: eight bytes without a high bit hold no remapped lead byte, and are
-  // passed over in one test.
+  // passed over in one test; a tail of fewer than eight is tested as the last eight bytes
+  // (overlapping) when the keys are that long. Keys with a high bit are unmapped byte by byte.
   constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
   char* text = out->data();
-  for (std::size_t i = begin, end = out->size(); i < end;) {
-    std::uint64_t word = 0;
-    if (end - i >= 8) std::memcpy(&word, text + i, 8);
-    if (end - i >= 8 && (word & kHighBits) == 0) {
-      i += 8;
-      continue;
+  const std::size_t end = out->size();
+  bool ascii = end - begin >= 8;
+  for (std::size_t i = begin; ascii && i < end; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text + std::min(i, end - 8), 8);
+    ascii = (word & kHighBits) == 0;
+  }
+  if (!ascii) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const unsigned char c = static_cast<unsigned char>(text[i]);
+      if (c == 0xF5 || c == 0xF6) text[i] = static_cast<char>(c - 0xF5 + 0xEE);
     }
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == 0xF5 || c == 0xF6) text[i] = static_cast<char>(c - 0xF5 + 0xEE);
-    ++i;
   }
   *pk_size = zero - kTableIdBytes;
   return true;

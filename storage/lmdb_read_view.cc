@@ -25,17 +25,16 @@ void LmdbEntityView::CopyTo(StoredEntities& page) const {
 }
 
 std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {
-  // Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
   // The keys are decoded only for a filter that reads them.
-  PropertyView view;
-  if (name == "PartitionKey" || name == "RowKey") {
-    view.bytes = name == "RowKey" ? row_key() : partition_key();
-    return view;
-  }
-  if (name == "Timestamp") {
-    view.type = EdmType::kDateTime;
-    view.integer = record_.timestamp().ticks;
-    return view;
+  switch (FindSystemProperty(name)) {
+    case SystemProperty::kPartitionKey:
+      return StringPropertyView(partition_key());
+    case SystemProperty::kRowKey:
+      return StringPropertyView(row_key());
+    case SystemProperty::kTimestamp:
+      return DateTimePropertyView(record_.timestamp());
+    case SystemProperty::kNone:
+      break;
   }
   return record_.Find(name);
 }

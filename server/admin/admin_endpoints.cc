@@ -19,10 +19,11 @@ void Answer(Response& response, int status, std::string body) {
   response.body += '\n';
 }
 
-// The store's writer counters in Prometheus' text format: writes per commit shows how much the
-// group commit gathers under load; inline commits are lone writes that needed no hand-off.
-void AppendStoreMetrics(const storage::Store& store, std::string& out) {
-  const storage::StoreStats stats = store.Stats();
+}  // namespace
+
+// Writes per commit shows how much the group commit gathers under load; inline commits are
+// groups that needed no hand-off to the writer thread.
+void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
   out += fmt::format(
       "# HELP malachite_store_writes_total Write requests run by the store (user writes and "
       "background reclaim steps).\n"
@@ -40,6 +41,8 @@ void AppendStoreMetrics(const storage::Store& store, std::string& out) {
       "malachite_store_syncs_total {}\n",
       stats.writes, stats.commits, stats.inline_commits, stats.syncs);
 }
+
+namespace {
 
 // The health probes (and 404 for unknown paths).
 void AnswerProbe(const Request& request, std::string_view path, bool ready, Response& response) {
@@ -99,7 +102,7 @@ AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Re
       AppendInsightMetrics(*context.insight, response.body);
     }
     if (path == "/-/metrics" && response.status == 200 && context.store != nullptr) {
-      AppendStoreMetrics(*context.store, response.body);
+      AppendStoreMetrics(context.store->Stats(), response.body);
     }
     return AdminAnswer::kAnswered;
   }

@@ -35,6 +35,11 @@ struct AdminContext {
   const storage::Store* store = nullptr;
 };
 
+// The store's writer counters in Prometheus' text format, as /-/metrics ends with them:
+// malachite_store_writes_total, _commits_total, _inline_commits_total and _syncs_total, each
+// with its HELP and TYPE (counter) lines.
+void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out);
+
 // The admin access rule, applied by HandleAdminRequest before any /-/ path is dispatched:
 // true when `request` may use `path`; false with the 401/403 answer in `response`. Every
 // endpoint under /-/ (traffic, data, insight, the explorer, and any added later) is behind it;

@@ -5,15 +5,12 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "common/property_view.h"
 #include "server/cli/entity_line.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::cli {
 namespace {
-
-bool IsKeyColumn(std::string_view name) {
-  return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
-}
 
 void AppendCell(std::string& out, std::string_view text, bool force_quotes) {
   const bool quote = force_quotes || text.find_first_of(",\"\r\n") != std::string_view::npos;
@@ -201,10 +198,10 @@ Result<Entity> CsvEntityDecoder::Decode(const CsvRecord& row, bool keep_timestam
   for (std::size_t i = 0; i < row.fields.size(); ++i) {
     const CsvColumn& c = columns_[i];
     if (row.fields[i].empty() && !row.quoted[i] &&
-        !(IsKeyColumn(c.name) && c.name != "Timestamp")) {
+        !(IsSystemProperty(c.name) && c.name != "Timestamp")) {
       continue;
     }
-    if (!IsKeyColumn(c.name) && c.type != EdmType::kString) {
+    if (!IsSystemProperty(c.name) && c.type != EdmType::kString) {
       m.AnnotationKey(c.name);
       server::AppendJsonString(json, EdmTypeName(c.type));
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/property_view.h"
 #include "odata/ast.h"
 #include "odata/filter.h"
 
@@ -30,10 +31,6 @@ std::size_t SkipQuoted(std::string_view text, std::size_t i) {
     return i + 1;
   }
   return text.size();
-}
-
-bool IsSystemProperty(std::string_view name) {
-  return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
 }
 
 void CollectEqualities(const odata::Expr& expr, std::vector<std::string>& out) {

@@ -9,27 +9,6 @@ namespace {
 // (a scan examines millions of entities per second, a clock read costs ~20 ns).
 constexpr std::uint64_t kBudgetStride = 256;
 
-PropertyView StringView(std::string_view text) {
-  PropertyView view;
-  view.type = EdmType::kString;
-  view.bytes = text;
-  return view;
-}
-
-// Azure: spec §6.2 — PartitionKey, RowKey (String) and Timestamp (DateTime) are always present.
-std::optional<PropertyView> SystemProperty(std::string_view name, std::string_view pk,
-                                           std::string_view rk, DateTime timestamp) {
-  if (name == "PartitionKey") return StringView(pk);
-  if (name == "RowKey") return StringView(rk);
-  if (name == "Timestamp") {
-    PropertyView view;
-    view.type = EdmType::kDateTime;
-    view.integer = timestamp.ticks;
-    return view;
-  }
-  return std::nullopt;
-}
-
 // Fills one page: examines entities in key order until the page is full or the budget is spent;
 // the entity seen then is the continuation.
 class PageBuilder {
@@ -81,9 +60,15 @@ class PageBuilder {
 }  // namespace
 
 std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
-  if (auto system =
-          SystemProperty(name, entity_.partition_key, entity_.row_key, entity_.timestamp)) {
-    return system;
+  switch (FindSystemProperty(name)) {
+    case SystemProperty::kPartitionKey:
+      return StringPropertyView(entity_.partition_key);
+    case SystemProperty::kRowKey:
+      return StringPropertyView(entity_.row_key);
+    case SystemProperty::kTimestamp:
+      return DateTimePropertyView(entity_.timestamp);
+    case SystemProperty::kNone:
+      break;
   }
   const Property* property = entity_.Find(name);
   if (property == nullptr) return std::nullopt;

@@ -8,6 +8,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "common/property_view.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::server {
@@ -19,39 +20,54 @@ void AppendTypeAnnotation(BasicJsonMembers<Out>& m, std::string_view name, EdmTy
   AppendJsonString(m.out(), EdmTypeName(type));
 }
 
+// A property of a type a client infers from its JSON (string, Int32, Boolean, finite Double: no
+// `@odata.type` at any level, spec §5.1), written as one member (json_writer.h). False, with
+// nothing written, for the other types.
+template <class Out>
+bool AppendInferableProperty(BasicJsonMembers<Out>& m, std::string_view name,
+                             const PropertyView& v) {
+  char number[kJsonNumberMaxChars];
+  switch (v.type) {
+    case EdmType::kString:
+      m.String(name, v.bytes);
+      return true;
+    case EdmType::kInt32:
+      m.Raw(name, std::string_view(number, FormatJsonInt(v.integer, number)));
+      return true;
+    case EdmType::kBoolean:
+      m.Raw(name, v.integer != 0 ? std::string_view("true") : std::string_view("false"));
+      return true;
+    case EdmType::kDouble:
+      if (!std::isfinite(v.number)) return false;
+      m.Raw(name, std::string_view(number, FormatJsonDouble(v.number, number)));
+      return true;
+    default:
+      return false;
+  }
+}
+
 // One custom property: `annotate` adds `@odata.type` where spec §5.1 wants it.
 template <class Out>
 void AppendProperty(BasicJsonMembers<Out>& m, std::string_view name, const PropertyView& v,
                     bool annotate) {
+  if (AppendInferableProperty(m, name, v)) return;
   Out& out = m.out();
-  const bool finite_double = v.type == EdmType::kDouble && std::isfinite(v.number);
-  const bool inferable = v.type == EdmType::kString || v.type == EdmType::kInt32 ||
-                         v.type == EdmType::kBoolean || finite_double;
-  if (annotate && !inferable) AppendTypeAnnotation(m, name, v.type);
+  if (annotate) AppendTypeAnnotation(m, name, v.type);
   m.Key(name);
   switch (v.type) {
     case EdmType::kString:
-      AppendJsonString(out, v.bytes);
-      break;
     case EdmType::kInt32:
-      AppendJsonInt(out, v.integer);
-      break;
+    case EdmType::kBoolean:
+      break;  // inferable: written above
     case EdmType::kInt64:
       out.push_back('"');
       AppendJsonInt(out, v.integer);
       out.push_back('"');
       break;
-    case EdmType::kDouble:
-      if (finite_double) {
-        AppendJsonDouble(out, v.number);
-      } else {
-        out.append(std::isnan(v.number) ? std::string_view("\"NaN\"")
-                   : v.number > 0       ? std::string_view("\"Infinity\"")
-                                        : std::string_view("\"-Infinity\""));
-      }
-      break;
-    case EdmType::kBoolean:
-      out.append(v.integer != 0 ? std::string_view("true") : std::string_view("false"));
+    case EdmType::kDouble:  // NaN or an infinity
+      out.append(std::isnan(v.number) ? std::string_view("\"NaN\"")
+                 : v.number > 0       ? std::string_view("\"Infinity\"")
+                                      : std::string_view("\"-Infinity\""));
       break;
     case EdmType::kDateTime: {
       char iso[kIso8601MaxChars + 2];
@@ -97,10 +113,6 @@ class DecodedEntitySource final : public EntityJsonSource {
 bool Selected(const Selection& select, std::string_view name) {
   return select.all ||
          std::find(select.names.begin(), select.names.end(), name) != select.names.end();
-}
-
-bool IsSystemName(std::string_view name) {
-  return name == "PartitionKey" || name == "RowKey" || name == "Timestamp";
 }
 
 template <class Out>
@@ -161,12 +173,10 @@ void AppendEntityObject(Out& out, const EntityJsonSource& entity, MetadataLevel 
     AppendEntityAnnotations(m, entity, iso, level, where);
   }
   if (Selected(select, "PartitionKey")) {
-    m.LiteralKey(",\"PartitionKey\":");
-    AppendJsonString(out, entity.partition_key());
+    m.LiteralString(",\"PartitionKey\":", entity.partition_key());
   }
   if (Selected(select, "RowKey")) {
-    m.LiteralKey(",\"RowKey\":");
-    AppendJsonString(out, entity.row_key());
+    m.LiteralString(",\"RowKey\":", entity.row_key());
   }
   if (Selected(select, "Timestamp")) {
     if (level == MetadataLevel::kFull) m.LiteralKey(",\"Timestamp@odata.type\":\"Edm.DateTime\"");
@@ -181,7 +191,7 @@ void AppendEntityObject(Out& out, const EntityJsonSource& entity, MetadataLevel 
   } else {
     // Azure: spec §6.4 — selected properties the entity lacks come back as null.
     for (const std::string& name : select.names) {
-      if (IsSystemName(name)) continue;
+      if (IsSystemProperty(name)) continue;
       if (const auto p = entity.FindProperty(name)) {
         AppendProperty(m, name, *p, annotate);
       } else {

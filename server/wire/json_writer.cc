@@ -30,7 +30,7 @@ constexpr std::array<bool, 256> kEscaped = [] {
 }();
 
 // Bit i set when byte i of the 16 at `p` needs escaping.
-unsigned EscapeMask16(const char* p) {
+[[gnu::always_inline]] inline unsigned EscapeMask16(const char* p) {
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i low = _mm_set1_epi8(0x1f);
   const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(x, low), low);  // x <= 0x1f
@@ -71,8 +71,8 @@ std::size_t NextEscape(std::string_view text, std::size_t i) {
 constexpr std::size_t kEscapeScanSlack = 16;
 
 // Whether any of the `n` bytes at `p` needs escaping. REQUIRES: kEscapeScanSlack readable bytes
-// after them (their values do not matter).
-bool HasEscape(const char* p, std::size_t n) {
+// after them (their values do not matter). Inlined: it is a few instructions on short texts.
+[[gnu::always_inline]] inline bool HasEscape(const char* p, std::size_t n) {
 #if defined(__SSE2__)
   for (; n >= 16; p += 16, n -= 16) {
     if (EscapeMask16(p) != 0) return true;
@@ -171,7 +171,57 @@ bool AppendPlainQuoted(JsonBuffer& out, std::string_view open, std::string_view 
   return true;
 }
 
+// One member, `open` + name + `mid` + value + `close`, written with one bounds check when neither
+// `name` nor (when `escape_value`) `value` needs escaping: the pieces are copied and then tested
+// where they landed, as above. False, with nothing appended, otherwise. `open`, `mid` and
+// `close` need no escaping; `mid` and `close` are literals, so their copies are fixed stores.
+template <std::size_t MidSize, std::size_t CloseSize>
+bool AppendPlainMember(JsonBuffer& out, std::string_view open, std::string_view name,
+                       const char (&mid)[MidSize], std::string_view value,
+                       const char (&close)[CloseSize], bool escape_value) {
+  const std::size_t n = open.size() + name.size() + (MidSize - 1) + value.size() + (CloseSize - 1);
+  char* p = out.Room(n + kEscapeScanSlack);
+  JsonBuffer::CopyBytes(p, open.data(), open.size());
+  p += open.size();
+  JsonBuffer::CopyBytes(p, name.data(), name.size());
+  if (HasEscape(p, name.size())) return false;
+  p += name.size();
+  std::memcpy(p, mid, MidSize - 1);
+  p += MidSize - 1;
+  JsonBuffer::CopyBytes(p, value.data(), value.size());
+  if (escape_value && HasEscape(p, value.size())) return false;
+  p += value.size();
+  std::memcpy(p, close, CloseSize - 1);
+  out.Advance(n);
+  return true;
+}
+
+// The std::string output writes members piece by piece: it renders single entities and small
+// documents, where one bounds check more per piece does not show.
+template <std::size_t MidSize, std::size_t CloseSize>
+bool AppendPlainMember(std::string&, std::string_view, std::string_view, const char (&)[MidSize],
+                       std::string_view, const char (&)[CloseSize], bool) {
+  return false;
+}
+
 }  // namespace
+
+std::size_t FormatJsonDouble(double value, char (&buf)[kJsonNumberMaxChars]) {
+  if (const std::size_t len = PutShortDecimal(value, buf); len != 0) return len;
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf - 2, value);
+  std::size_t len = ec == std::errc() ? static_cast<std::size_t>(end - buf) : 0;
+  // Azure: spec §5.2 — integral doubles keep a ".0" so Python/.NET read them back as Double.
+  if (std::string_view(buf, len).find_first_of(".en") == std::string_view::npos) {
+    buf[len++] = '.';
+    buf[len++] = '0';
+  }
+  return len;
+}
+
+std::size_t FormatJsonInt(std::int64_t value, char (&buf)[kJsonNumberMaxChars]) {
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return ec == std::errc() ? static_cast<std::size_t>(end - buf) : 0;
+}
 
 template <class Out>
 void AppendJsonString(Out& out, std::string_view text) {
@@ -195,23 +245,14 @@ void AppendJsonEscaped(Out& out, std::string_view text) {
 
 template <class Out>
 void AppendJsonDouble(Out& out, double value) {
-  char buf[32];
-  if (const std::size_t len = PutShortDecimal(value, buf); len != 0) {
-    out.append(buf, len);
-    return;
-  }
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  const std::string_view text(buf, ec == std::errc() ? end - buf : 0);
-  out.append(text.data(), text.size());
-  // Azure: spec §5.2 — integral doubles keep a ".0" so Python/.NET read them back as Double.
-  if (text.find_first_of(".en") == std::string_view::npos) out.append(".0", 2);
+  char buf[kJsonNumberMaxChars];
+  out.append(buf, FormatJsonDouble(value, buf));
 }
 
 template <class Out>
 void AppendJsonInt(Out& out, std::int64_t value) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, static_cast<std::size_t>((ec == std::errc() ? end : buf) - buf));
+  char buf[kJsonNumberMaxChars];
+  out.append(buf, FormatJsonInt(value, buf));
 }
 
 template <class Out>
@@ -262,7 +303,7 @@ void BasicJsonMembers<Out>::Comma() {
 
 template <class Out>
 void BasicJsonMembers<Out>::Key(std::string_view name) {
-  const std::string_view open = first_ ? std::string_view("\"") : std::string_view(",\"");
+  const std::string_view open = Open();
   first_ = false;
   if (AppendPlainQuoted(out_, open, name, "\":")) return;
   out_.append(open.data(), open.size());
@@ -287,7 +328,32 @@ void BasicJsonMembers<Out>::LiteralKey(std::string_view literal) {
 
 template <class Out>
 void BasicJsonMembers<Out>::String(std::string_view name, std::string_view value) {
+  if (AppendPlainMember(out_, Open(), name, "\":\"", value, "\"", true)) {
+    first_ = false;
+    return;
+  }
   Key(name);
+  AppendJsonString(out_, value);
+}
+
+template <class Out>
+void BasicJsonMembers<Out>::Raw(std::string_view name, std::string_view json) {
+  if (AppendPlainMember(out_, Open(), name, "\":", json, "", false)) {
+    first_ = false;
+    return;
+  }
+  Key(name);
+  out_.append(json.data(), json.size());
+}
+
+template <class Out>
+void BasicJsonMembers<Out>::LiteralString(std::string_view literal, std::string_view value) {
+  const std::string_view text = first_ ? literal.substr(1) : literal;
+  if (AppendPlainMember(out_, text, {}, "\"", value, "\"", true)) {
+    first_ = false;
+    return;
+  }
+  LiteralKey(literal);
   AppendJsonString(out_, value);
 }
 

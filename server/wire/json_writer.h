@@ -4,6 +4,7 @@
 // both receive the same bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,6 +27,13 @@ void AppendJsonEscaped(Out& out, std::string_view text);
 // REQUIRES: std::isfinite(value).
 template <class Out>
 void AppendJsonDouble(Out& out, double value);
+
+// Room for any text FormatJsonDouble or FormatJsonInt writes.
+inline constexpr std::size_t kJsonNumberMaxChars = 32;
+// AppendJsonDouble's text written at `buf`; returns its length. REQUIRES: std::isfinite(value).
+std::size_t FormatJsonDouble(double value, char (&buf)[kJsonNumberMaxChars]);
+// AppendJsonInt's text written at `buf`; returns its length.
+std::size_t FormatJsonInt(std::int64_t value, char (&buf)[kJsonNumberMaxChars]);
 
 // Appends a decimal integer.
 template <class Out>
@@ -63,11 +71,19 @@ class BasicJsonMembers {
   void LiteralKey(std::string_view literal);
   // `"name":"value"` with both escaped.
   void String(std::string_view name, std::string_view value);
+  // `"name":` (escaped) and then `json` as is: a number or literal already in JSON form.
+  void Raw(std::string_view name, std::string_view json);
+  // LiteralKey(literal) and then `"value"` (escaped). REQUIRES: as LiteralKey.
+  void LiteralString(std::string_view literal, std::string_view value);
 
   Out& out() { return out_; }
 
  private:
   void Comma();
+  // The text before a key: `"`, or `,"` after the first member.
+  std::string_view Open() const {
+    return first_ ? std::string_view("\"") : std::string_view(",\"");
+  }
   Out& out_;
   bool first_ = true;
 };

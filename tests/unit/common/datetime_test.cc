@@ -24,6 +24,16 @@ TEST_CASE("datetime: FormatIso8601 trims trailing fraction zeros and drops whole
   CHECK(Reformat("1973-10-04T00:00:00.000000Z") == "1973-10-04T00:00:00Z");
   CHECK(Reformat("2024-01-02T03:04:05.678Z") == "2024-01-02T03:04:05.678Z");
   CHECK(Reformat("2024-01-02T03:04:05.151805Z") == "2024-01-02T03:04:05.151805Z");
+  // Every count of trailing zeros, with zeros inside the digits too.
+  CHECK(Reformat("2024-01-02T03:04:05.0000001Z") == "2024-01-02T03:04:05.0000001Z");
+  CHECK(Reformat("2024-01-02T03:04:05.0000010Z") == "2024-01-02T03:04:05.000001Z");
+  CHECK(Reformat("2024-01-02T03:04:05.0000100Z") == "2024-01-02T03:04:05.00001Z");
+  CHECK(Reformat("2024-01-02T03:04:05.0001000Z") == "2024-01-02T03:04:05.0001Z");
+  CHECK(Reformat("2024-01-02T03:04:05.0010000Z") == "2024-01-02T03:04:05.001Z");
+  CHECK(Reformat("2024-01-02T03:04:05.0100000Z") == "2024-01-02T03:04:05.01Z");
+  CHECK(Reformat("2024-01-02T03:04:05.1000000Z") == "2024-01-02T03:04:05.1Z");
+  CHECK(Reformat("2024-01-02T03:04:05.9090909Z") == "2024-01-02T03:04:05.9090909Z");
+  CHECK(Reformat("2024-01-02T03:04:05.9999999Z") == "2024-01-02T03:04:05.9999999Z");
 }
 
 TEST_CASE("datetime: Iso8601Writer writes what PutIso8601 writes, across day changes", "[common]") {

@@ -39,4 +39,25 @@ TEST_CASE("admin_endpoints: healthy is always 200, ready is 503 until the server
   CHECK(Answer("GET", "/-/nothing", true) == "404 unknown endpoint; try /-/healthy or /-/ready");
 }
 
+TEST_CASE("admin_endpoints: the store's counters render as Prometheus counters", "[admin]") {
+  storage::StoreStats stats;
+  stats.writes = 20002;
+  stats.commits = 4167;
+  stats.inline_commits = 4100;
+  stats.syncs = 7;
+  std::string out = "before\n";
+  AppendStoreMetrics(stats, out);
+  CHECK(out.rfind("before\n", 0) == 0);
+  for (const auto& [name, value] : {std::pair{"malachite_store_writes_total", "20002"},
+                                    std::pair{"malachite_store_commits_total", "4167"},
+                                    std::pair{"malachite_store_inline_commits_total", "4100"},
+                                    std::pair{"malachite_store_syncs_total", "7"}}) {
+    INFO(name);
+    CHECK(out.find(std::string("\n# TYPE ") + name + " counter\n") != std::string::npos);
+    CHECK(out.find(std::string("\n# HELP ") + name + " ") != std::string::npos);
+    CHECK(out.find(std::string("\n") + name + " " + value + "\n") != std::string::npos);
+  }
+  CHECK(out.back() == '\n');
+}
+
 }  // namespace malachite::server

@@ -92,5 +92,43 @@ TEST_CASE("json_buffer: numbers, ETags and entity paths match the std::string wr
   CHECK(out.Take() == expected);
 }
 
+// The members every writer call of one object makes, into either output.
+template <class Out>
+void WriteMembers(Out& out, const std::string& name, const std::string& value) {
+  BasicJsonMembers<Out> m(out);
+  m.String(name, value);
+  m.Raw(name, "-12.5");
+  m.LiteralString(",\"PartitionKey\":", value);
+  m.String(value, name);
+  m.Raw(value, "true");
+}
+
+TEST_CASE("json_buffer: members written whole match the std::string writer, escaped or not",
+          "[json]") {
+  // Names and values of every length around the sixteen-byte steps, plain or with one byte to
+  // escape at each place, as the first member and after others, into a buffer that must grow.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    for (std::size_t at = 0; at <= n; ++at) {  // at == n: nothing to escape
+      for (char c : {'"', '\\', '\n'}) {
+        std::string text(n, 'v');
+        if (at < n) text[at] = c;
+        const std::string plain(n % 7 + 1, 'k');
+        std::string expected = "{";
+        WriteMembers(expected, plain, text);
+        WriteMembers(expected, text, plain);
+        JsonBuffer out(2);
+        out.push_back('{');
+        WriteMembers(out, plain, text);
+        WriteMembers(out, text, plain);
+        REQUIRE(out.Take() == expected);
+        if (at == n) break;
+      }
+    }
+  }
+  std::string first;
+  WriteMembers(first, "a", "x\"y");
+  CHECK(first == R"("a":"x\"y","a":-12.5,"PartitionKey":"x\"y","x\"y":"a","x\"y":true)");
+}
+
 }  // namespace
 }  // namespace malachite::server

@@ -161,6 +161,15 @@ TEST_CASE("entity_codec: StoredEntities decodes encoded keys into the page as De
     CHECK(one[0].partition_key == long_rk);
     CHECK(one[0].row_key == long_rk);
   }
+  // Keys shorter than eight bytes together, and remapped bytes only in a ragged tail.
+  for (const auto& [short_pk, short_rk] :
+       {std::pair<std::string, std::string>{"\xee\x80\x80", "\xef\xbf\xbd"},
+        std::pair<std::string, std::string>{"abcdefghi", "jk\xee\x80\x80"}}) {
+    StoredEntities one;
+    REQUIRE(one.AddEncoded(EncodeEntityKey(7, short_pk, short_rk), record));
+    CHECK(one[0].partition_key == short_pk);
+    CHECK(one[0].row_key == short_rk);
+  }
   CHECK_FALSE(page.AddEncoded(std::string(8, '\0') + "no terminator", record));
   CHECK_FALSE(page.AddEncoded("short", record));
   REQUIRE(page.size() == 2);
