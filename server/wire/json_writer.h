@@ -11,6 +11,7 @@
 
 #include "common/edm.h"
 #include "server/wire/json_buffer.h"
+#include "server/wire/json_number.h"
 
 namespace malachite::server {
 
@@ -27,13 +28,6 @@ void AppendJsonEscaped(Out& out, std::string_view text);
 // REQUIRES: std::isfinite(value).
 template <class Out>
 void AppendJsonDouble(Out& out, double value);
-
-// Room for any text FormatJsonDouble or FormatJsonInt writes.
-inline constexpr std::size_t kJsonNumberMaxChars = 32;
-// AppendJsonDouble's text written at `buf`; returns its length. REQUIRES: std::isfinite(value).
-std::size_t FormatJsonDouble(double value, char (&buf)[kJsonNumberMaxChars]);
-// AppendJsonInt's text written at `buf`; returns its length.
-std::size_t FormatJsonInt(std::int64_t value, char (&buf)[kJsonNumberMaxChars]);
 
 // Appends a decimal integer.
 template <class Out>
