@@ -1,22 +1,18 @@
 #include "server/ops/batch_ops.h"
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <memory>
-#include <memory_resource>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
-#include "common/encoding.h"
 #include "common/limits.h"
-#include "server/auth/bearer.h"
 #include "server/auth/sas_authorize.h"
 #include "server/http/negotiation.h"
 #include "server/http/router.h"
+#include "server/ops/batch_plan.h"
 #include "server/ops/entity_ops.h"
 #include "server/ops/entity_write.h"
 #include "server/ops/query_ops.h"
@@ -25,18 +21,6 @@
 
 namespace malachite::server {
 namespace {
-
-// One decoded operation of the changeset, ready to apply.
-struct PlannedOperation {
-  EntityWrite write;
-  std::optional<std::string> content_id;
-  MetadataLevel level = MetadataLevel::kMinimal;
-};
-
-struct OperationFailure {
-  std::size_t index = 0;
-  Error error;
-};
 
 // Everything the WriteFn and finish need once Dispatch has returned.
 struct BatchState {
@@ -48,10 +32,6 @@ struct BatchState {
   std::vector<PlannedOperation> operations;
   std::optional<OperationFailure> failure;  // set by the WriteFn when an operation failed
 };
-
-std::string_view BatchVersion(const Request& request) {
-  return request.Find("x-ms-version").value_or(kDefaultVersion);
-}
 
 // Azure: spec §7.4, §15 item 5 — in a changeset of exactly one operation, the entity-level
 // execution failures carry neither the index prefix nor the Content-ID; everything else does.
@@ -80,112 +60,6 @@ Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, Operati
   RenderFailure(operation_count, failure, content_id, ctx.request_id, ctx.clock.Now(),
                 outcome.response);
   return outcome;
-}
-
-// A part's request is routed as the batch was: host style when the batch was (spec §1.1).
-HostRouting PartRouting(const RequestContext& ctx) {
-  return HostRouting{ctx.route.host_style, {ctx.route.account}};
-}
-
-// Azure: spec §10.9 — under a bearer token each operation needs its own RBAC actions.
-Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {
-  if (!ctx.rbac) return {};
-  return AuthorizeBearerOperation(*ctx.rbac, op);
-}
-
-// What planning one operation after another reuses: the routing, the last negotiation and the
-// route's strings, so that an operation is routed and negotiated without allocating.
-struct PlanScratch {
-  PlanScratch(const RequestContext& ctx, std::string_view version)
-      : routing(PartRouting(ctx)), negotiator(version) {}
-  HostRouting routing;
-  MetadataNegotiator negotiator;
-  Route route;  // the last planned operation's
-  // The first operation's table, which passed the name rules: the others, which name the same
-  // table, are not checked again (RouteRequest). Views BatchState::table.
-  std::string_view valid_table;
-};
-
-// Routes and decodes one changeset operation as its single-request form would be into `out` (a
-// default PlannedOperation); afterwards `scratch.route` is its route. On an error the part's
-// Content-ID is still in `operation`.
-Result<void> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
-                           BatchOperation& operation, PlannedOperation& out) {
-  Route& route = scratch.route;
-  if (auto ok = RouteRequest(operation.request, scratch.routing, route, scratch.valid_table); !ok) {
-    return tl::unexpected(ok.error());
-  }
-  // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
-  if (route.account != ctx.route.account) {
-    return Fail(ErrorCode::kInvalidInput, {}, "sub-request names another account");
-  }
-  // Azure: spec §7.1 — only entity writes inside a changeset (a GET must stand alone).
-  if (!IsEntityWrite(route.op)) {
-    return Fail(ErrorCode::kInvalidInput, {}, "operation not allowed in a changeset");
-  }
-  auto level = scratch.negotiator.Negotiate(operation.request, route);
-  if (!level) return tl::unexpected(level.error());
-  if (auto ok = AuthorizePart(ctx, route.op); !ok) return tl::unexpected(ok.error());
-  if (auto ok = DecodeEntityWrite(operation.request, route, out.write); !ok) return ok;
-  // Azure: spec §10.8 — under a SAS every operation is authorized on its own (permission, table,
-  // key range), as its single request would be.
-  if (auto ok = AuthorizeSasEntity(ctx.sas, route.op, route.table, out.write.entity.partition_key,
-                                   out.write.entity.row_key);
-      !ok) {
-    return ok;
-  }
-  out.content_id = std::move(operation.content_id);
-  out.level = *level;
-  return {};
-}
-
-// Azure: spec §7.1 — one table, one PartitionKey, each (PartitionKey, RowKey) once. `table` is
-// the first operation's, `next_table` the one `next` names.
-Result<void> CheckBatchRules(std::string_view table, const PlannedOperation& first,
-                             std::string_view next_table, const PlannedOperation& next,
-                             const std::pmr::unordered_set<std::string_view>& row_keys) {
-  if (table != next_table && !AsciiIEquals(table, next_table)) {
-    return Fail(ErrorCode::kInvalidInput, {}, "operations on different tables");
-  }
-  if (first.write.entity.partition_key != next.write.entity.partition_key) {
-    return Fail(ErrorCode::kCommandsInBatchActOnDifferentPartitions);
-  }
-  if (row_keys.contains(next.write.entity.row_key)) {
-    return Fail(ErrorCode::kInvalidDuplicateRow);
-  }
-  return {};
-}
-
-// Plans every operation of the changeset into `state` in order, checking the batch rules on the
-// way; the answer rejecting the batch at the first failing operation's index, if one fails.
-std::optional<Outcome> PlanAll(const RequestContext& ctx, std::vector<BatchOperation>& operations,
-                               BatchState& state) {
-  // Reserved up front: `row_keys` views the keys of the planned operations in place. Its nodes
-  // come from a buffer on the stack (100 keys fit), not one allocation each.
-  state.operations.reserve(operations.size());
-  std::array<std::byte, 8 * 1024> arena;
-  std::pmr::monotonic_buffer_resource memory(arena.data(), arena.size());
-  std::pmr::unordered_set<std::string_view> row_keys(&memory);
-  row_keys.reserve(operations.size());
-  PlanScratch scratch(ctx, BatchVersion(ctx.request));
-  const Route& route = scratch.route;
-  for (std::size_t i = 0; i < operations.size(); ++i) {
-    // Planned where it is kept (the rejected batch's state is dropped with its partial plan).
-    PlannedOperation& planned = state.operations.emplace_back();
-    if (auto ok = PlanOperation(ctx, scratch, operations[i], planned); !ok) {
-      return Rejected(ctx, operations.size(), {i, ok.error()}, operations[i].content_id);
-    }
-    if (i == 0) {
-      state.table = route.table;
-      scratch.valid_table = state.table;
-    } else if (auto ok = CheckBatchRules(state.table, state.operations.front(), route.table,
-                                         planned, row_keys);
-               !ok) {
-      return Rejected(ctx, operations.size(), {i, ok.error()}, planned.content_id);
-    }
-    row_keys.insert(planned.write.entity.row_key);
-  }
-  return std::nullopt;
 }
 
 // The WriteFn: every operation in order inside the one nested transaction the writer gives this
@@ -338,7 +212,9 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   state->base_url = ctx.base_url;
   state->request_id = std::string(ctx.request_id);
   state->clock = &ctx.clock;
-  if (auto rejected = PlanAll(ctx, operations, *state)) return std::move(*rejected);
+  if (auto failed = PlanAll(ctx, operations, state->operations, state->table)) {
+    return Rejected(ctx, operations.size(), std::move(failed->failure), failed->content_id);
+  }
   Outcome outcome;
   if (state->operations.empty()) {
     RenderSuccess(*state, outcome.response);
