@@ -310,8 +310,7 @@ std::string AsciiLower(std::string_view text) {
   return out;
 }
 
-bool AsciiIEquals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
+bool AsciiIEqualsSameSize(std::string_view a, std::string_view b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     const char x = a[i], y = b[i];
     if (x == y) continue;
