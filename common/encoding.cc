@@ -178,13 +178,16 @@ std::optional<std::array<std::uint8_t, 16>> ParseGuid(std::string_view text) {
 }
 
 std::string FormatGuid(std::string_view raw) {
-  std::string out;
-  out.reserve(36);
+  // Written into a local buffer and copied once: every response's x-ms-request-id is one.
+  char text[36];
+  std::size_t n = 0;
   for (std::size_t i = 0; i < 16 && i < raw.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    AppendHex(out, raw.substr(i, 1));
+    if (i == 4 || i == 6 || i == 8 || i == 10) text[n++] = '-';
+    const auto b = static_cast<unsigned char>(raw[i]);
+    text[n++] = kHexLower[b >> 4];
+    text[n++] = kHexLower[b & 15];
   }
-  return out;
+  return std::string(text, n);
 }
 
 std::string NewGuidText() {
@@ -307,8 +310,7 @@ std::string AsciiLower(std::string_view text) {
   return out;
 }
 
-bool AsciiIEquals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
+bool AsciiIEqualsSameSize(std::string_view a, std::string_view b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     const char x = a[i], y = b[i];
     if (x == y) continue;

@@ -51,7 +51,13 @@ std::string_view TrimAsciiSpace(std::string_view text);
 
 // ASCII lower-casing (table names are ASCII).
 std::string AsciiLower(std::string_view text);
-bool AsciiIEquals(std::string_view a, std::string_view b);
+// True when `a` and `b` are equal ignoring ASCII case. Inline for its length test: header
+// lookups compare each wanted name with every header, and most differ in length.
+// REQUIRES: a.size() == b.size().
+bool AsciiIEqualsSameSize(std::string_view a, std::string_view b);
+inline bool AsciiIEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && AsciiIEqualsSameSize(a, b);
+}
 
 // Ordinal order of two UTF-8 strings as the UTF-16 strings they encode: <0, 0 or >0. Equals
 // byte order except that U+E000..U+FFFF sort after supplementary characters (whose UTF-16

@@ -1,5 +1,8 @@
 #include "server/auth/authenticator.h"
 
+#include <optional>
+#include <string>
+
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/limits.h"
@@ -92,7 +95,18 @@ Result<void> Authenticator::CheckDate(const Request& request, DateTime now) cons
   if (!text) text = request.Find("Date");
   // Azure: spec §10.5 — details as the service words them.
   if (!text || text->empty()) return AuthFailed("Request date header not specified");
-  auto date = ParseRfc1123(*text);
+  // A client sends the same date on every request of a second: the last one parsed on this
+  // thread is kept with its value.
+  struct ParsedDate {
+    std::string text;
+    std::optional<DateTime> value;
+  };
+  thread_local ParsedDate last;
+  if (*text != last.text) {
+    last.text.assign(*text);
+    last.value = ParseRfc1123(*text);
+  }
+  const std::optional<DateTime>& date = last.value;
   if (!date) return AuthFailed("The Date header in the request is incorrect.");
   const std::int64_t max_skew = limits::kMaxClockSkewSeconds * kTicksPerSecond;
   if (now.ticks - date->ticks > max_skew) {

@@ -132,37 +132,57 @@ bool AppendPlainQuoted(JsonBuffer& out, std::string_view open, std::string_view 
   return true;
 }
 
-// One member, `open` + name + `mid` + value + `close`, written with one bounds check when neither
-// `name` nor (when `escape_value`) `value` needs escaping: the pieces are copied and then tested
-// where they landed, as above. False, with nothing appended, otherwise. `open`, `mid` and
-// `close` need no escaping; `mid` and `close` are literals, so their copies are fixed stores.
+// One member, `open` + name + `mid` + value + `close`, written at `p` when neither `name` nor
+// (when `escape_value`) `value` needs escaping: the pieces are copied and then tested where they
+// landed, as above; `mid` and `close` are literals, so their copies are fixed stores. Returns the
+// length written, or 0 when something needs escaping (what was written then is garbage). `open`,
+// `mid` and `close` need no escaping. REQUIRES: room for the member and kEscapeScanSlack more.
+template <std::size_t MidSize, std::size_t CloseSize>
+[[gnu::always_inline]] inline std::size_t PutPlainMember(
+    char* p, std::string_view open, std::string_view name, const char (&mid)[MidSize],
+    std::string_view value, const char (&close)[CloseSize], bool escape_value) {
+  char* const start = p;
+  JsonBuffer::CopyBytes(p, open.data(), open.size());
+  p += open.size();
+  JsonBuffer::CopyBytes(p, name.data(), name.size());
+  if (HasEscape(p, name.size())) return 0;
+  p += name.size();
+  std::memcpy(p, mid, MidSize - 1);
+  p += MidSize - 1;
+  JsonBuffer::CopyBytes(p, value.data(), value.size());
+  if (escape_value && HasEscape(p, value.size())) return 0;
+  p += value.size();
+  std::memcpy(p, close, CloseSize - 1);
+  return static_cast<std::size_t>(p + (CloseSize - 1) - start);
+}
+
+// The member written with one bounds check (PutPlainMember); false, with nothing appended, when
+// something needs escaping.
 template <std::size_t MidSize, std::size_t CloseSize>
 bool AppendPlainMember(JsonBuffer& out, std::string_view open, std::string_view name,
                        const char (&mid)[MidSize], std::string_view value,
                        const char (&close)[CloseSize], bool escape_value) {
   const std::size_t n = open.size() + name.size() + (MidSize - 1) + value.size() + (CloseSize - 1);
-  char* p = out.Room(n + kEscapeScanSlack);
-  JsonBuffer::CopyBytes(p, open.data(), open.size());
-  p += open.size();
-  JsonBuffer::CopyBytes(p, name.data(), name.size());
-  if (HasEscape(p, name.size())) return false;
-  p += name.size();
-  std::memcpy(p, mid, MidSize - 1);
-  p += MidSize - 1;
-  JsonBuffer::CopyBytes(p, value.data(), value.size());
-  if (escape_value && HasEscape(p, value.size())) return false;
-  p += value.size();
-  std::memcpy(p, close, CloseSize - 1);
-  out.Advance(n);
-  return true;
+  const std::size_t written =
+      PutPlainMember(out.Room(n + kEscapeScanSlack), open, name, mid, value, close, escape_value);
+  out.Advance(written);
+  return written != 0;
 }
 
-// The std::string output writes members piece by piece: it renders single entities and small
-// documents, where one bounds check more per piece does not show.
+// The same into a std::string (a single entity, small documents): assembled on the stack when
+// short, then appended once. False, with nothing appended, when longer or something needs
+// escaping.
 template <std::size_t MidSize, std::size_t CloseSize>
-bool AppendPlainMember(std::string&, std::string_view, std::string_view, const char (&)[MidSize],
-                       std::string_view, const char (&)[CloseSize], bool) {
-  return false;
+bool AppendPlainMember(std::string& out, std::string_view open, std::string_view name,
+                       const char (&mid)[MidSize], std::string_view value,
+                       const char (&close)[CloseSize], bool escape_value) {
+  constexpr std::size_t kMaxMember = 256;
+  const std::size_t n = open.size() + name.size() + (MidSize - 1) + value.size() + (CloseSize - 1);
+  if (n > kMaxMember) return false;
+  char buf[kMaxMember + kEscapeScanSlack];
+  const std::size_t written = PutPlainMember(buf, open, name, mid, value, close, escape_value);
+  out.append(buf, written);
+  return written != 0;
 }
 
 }  // namespace

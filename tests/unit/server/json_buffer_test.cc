@@ -125,6 +125,14 @@ TEST_CASE("json_buffer: members written whole match the std::string writer, esca
       }
     }
   }
+  // Past the std::string writer's stack buffer (256 bytes a member), plain and escaped.
+  for (const std::string& long_value : {std::string(300, 'w'), std::string(299, 'w') + "\""}) {
+    std::string whole;
+    JsonMembers(whole).String("k", long_value);
+    std::string escaped;
+    AppendJsonString(escaped, long_value);
+    CHECK(whole == "\"k\":" + escaped);
+  }
   std::string first;
   WriteMembers(first, "a", "x\"y");
   CHECK(first == R"("a":"x\"y","a":-12.5,"PartitionKey":"x\"y","x\"y":"a","x\"y":true)");
