@@ -27,17 +27,16 @@ class LmdbEntityView final : public EntityView {
 
   std::string_view partition_key() const override {
     DecodeKeys();
-    return pk_;
+    return std::string_view(keys_).substr(0, pk_size_);
   }
   std::string_view row_key() const override {
     DecodeKeys();
-    return rk_;
+    return std::string_view(keys_).substr(pk_size_);
   }
   DateTime timestamp() const override { return record_.timestamp(); }
   std::optional<PropertyView> Get(std::string_view name) const override;
   Entity Decode() const override;
   std::string_view EncodedRecord() const override { return record_bytes_; }
-  void CopyTo(StoredEntities& page) const override;
   // True when the keys were read and the key bytes were malformed.
   bool key_error() const { return key_error_; }
 
@@ -48,8 +47,8 @@ class LmdbEntityView final : public EntityView {
   std::string_view record_bytes_;
   mutable bool keys_decoded_ = false;
   mutable bool key_error_ = false;
-  mutable std::string pk_;
-  mutable std::string rk_;
+  mutable std::string keys_;  // the partition key, then the row key (reused from row to row)
+  mutable std::size_t pk_size_ = 0;
   EntityRecord record_;
 };
 
