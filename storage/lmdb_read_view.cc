@@ -7,13 +7,18 @@ namespace malachite::storage {
 void LmdbEntityView::DecodeKeys() const {
   if (keys_decoded_) return;
   keys_decoded_ = true;
-  // One buffer for both keys, kept from row to row: no allocation once warm, and the ASCII fast
-  // path of AppendDecodedKeys.
+  // ASCII keys are read where LMDB holds them; others are decoded into one buffer kept from row
+  // to row (no allocation once warm).
+  if (KeysInPlace(key_, &pk_, &rk_)) return;
   keys_.clear();
-  if (!AppendDecodedKeys(&keys_, key_, &pk_size_)) {
+  std::size_t pk_size = 0;
+  if (!AppendDecodedKeys(&keys_, key_, &pk_size)) {
     key_error_ = true;
-    pk_size_ = 0;
+    pk_ = rk_ = {};
+    return;
   }
+  pk_ = std::string_view(keys_).substr(0, pk_size);
+  rk_ = std::string_view(keys_).substr(pk_size);
 }
 
 std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {

@@ -27,11 +27,11 @@ class LmdbEntityView final : public EntityView {
 
   std::string_view partition_key() const override {
     DecodeKeys();
-    return std::string_view(keys_).substr(0, pk_size_);
+    return pk_;
   }
   std::string_view row_key() const override {
     DecodeKeys();
-    return std::string_view(keys_).substr(pk_size_);
+    return rk_;
   }
   DateTime timestamp() const override { return record_.timestamp(); }
   std::optional<PropertyView> Get(std::string_view name) const override;
@@ -47,8 +47,9 @@ class LmdbEntityView final : public EntityView {
   std::string_view record_bytes_;
   mutable bool keys_decoded_ = false;
   mutable bool key_error_ = false;
-  mutable std::string keys_;  // the partition key, then the row key (reused from row to row)
-  mutable std::size_t pk_size_ = 0;
+  mutable std::string_view pk_;  // into key_, or into keys_
+  mutable std::string_view rk_;
+  mutable std::string keys_;  // decoded keys that differ from their encoding (reused row to row)
   EntityRecord record_;
 };
 
