@@ -134,8 +134,8 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   const EntityLocation where{ctx.base_url, ctx.route.account, table->name};
   EntityFeedWriter feed(ctx.metadata, where, options->select,
                         std::min(options->top, kExpectedPageEntities));
-  auto page = ScanPage(**view, *table, plan, options->start, limits,
-                       [&feed](const EntityJsonSource& entity) { feed.Add(entity); }, within);
+  const auto render = [&feed](const EntityJsonSource& entity) { feed.Add(entity); };
+  auto page = ScanPage(**view, *table, plan, options->start, limits, render, within);
   if (!page) return tl::unexpected(page.error());
   view->reset();
 
