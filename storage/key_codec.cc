@@ -33,6 +33,24 @@ void AssignUnmapped(std::string* out, std::string_view bytes) {
   }
 }
 
+// True when no byte of text[0, n) has its high bit set. Eight bytes per test, a ragged tail tested
+// as the last eight bytes (overlapping); text shorter than eight bytes is tested byte by byte.
+bool IsAscii(const char* text, std::size_t n) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((static_cast<unsigned char>(text[i]) & 0x80) != 0) return false;
+    }
+    return true;
+  }
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text + std::min(i, n - 8), 8);
+    if ((word & kHighBits) != 0) return false;
+  }
+  return true;
+}
+
 // `table=N "<escaped rest>"` for bytes that may not be a whole key (range ends).
 std::string DumpRaw(std::string_view key) {
   if (key.size() < kTableIdBytes) return "<short key>";
@@ -95,25 +113,25 @@ bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_s
   if (zero == std::string_view::npos) return false;
   const std::size_t begin = out->size();
   out->append(key.substr(kTableIdBytes, zero - kTableIdBytes)).append(key.substr(zero + 1));
-  // Most keys are ASCII: eight bytes without a high bit hold no remapped lead byte, and are
-  // passed over in one test; a tail of fewer than eight is tested as the last eight bytes
-  // (overlapping) when the keys are that long. Keys with a high bit are unmapped byte by byte.
-  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+  // Most keys are ASCII, which holds no remapped lead byte: they are passed over in a few tests.
   char* text = out->data();
-  const std::size_t end = out->size();
-  bool ascii = end - begin >= 8;
-  for (std::size_t i = begin; ascii && i < end; i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text + std::min(i, end - 8), 8);
-    ascii = (word & kHighBits) == 0;
-  }
-  if (!ascii) {
-    for (std::size_t i = begin; i < end; ++i) {
+  if (!IsAscii(text + begin, out->size() - begin)) {
+    for (std::size_t i = begin; i < out->size(); ++i) {
       const unsigned char c = static_cast<unsigned char>(text[i]);
       if (c == 0xF5 || c == 0xF6) text[i] = static_cast<char>(c - 0xF5 + 0xEE);
     }
   }
   *pk_size = zero - kTableIdBytes;
+  return true;
+}
+
+bool KeysInPlace(std::string_view key, std::string_view* pk, std::string_view* rk) {
+  if (key.size() < kTableIdBytes + 1) return false;
+  const std::size_t zero = key.find('\0', kTableIdBytes);
+  if (zero == std::string_view::npos) return false;
+  if (!IsAscii(key.data() + kTableIdBytes, key.size() - kTableIdBytes)) return false;
+  *pk = key.substr(kTableIdBytes, zero - kTableIdBytes);
+  *rk = key.substr(zero + 1);
   return true;
 }
 

@@ -41,6 +41,12 @@ bool DecodeEntityKey(std::string_view key, std::uint64_t* table_id, std::string*
 // false, with *out unchanged, when `key` is not a well-formed entity key.
 bool AppendDecodedKeys(std::string* out, std::string_view key, std::size_t* pk_size);
 
+// Sets *pk and *rk to views into the encoded entity key `key` (living as long as its bytes) when
+// the keys read the same encoded as decoded: all ASCII, the common case, so no byte to unmap.
+// Returns false, with *pk and *rk unchanged, when they do not or `key` is not a well-formed
+// entity key: AppendDecodedKeys then decodes or rejects it.
+bool KeysInPlace(std::string_view key, std::string_view* pk, std::string_view* rk);
+
 // A half-open range [start, stop) of encoded keys.
 struct EncodedRange {
   std::string start;

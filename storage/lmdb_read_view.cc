@@ -1,27 +1,24 @@
 #include "storage/lmdb_read_view.h"
 
 #include "storage/key_codec.h"
-#include "storage/stored_entities.h"
 
 namespace malachite::storage {
 
 void LmdbEntityView::DecodeKeys() const {
   if (keys_decoded_) return;
   keys_decoded_ = true;
-  std::uint64_t table_id = 0;
-  if (!DecodeEntityKey(key_, &table_id, &pk_, &rk_)) {
+  // ASCII keys are read where LMDB holds them; others are decoded into one buffer kept from row
+  // to row (no allocation once warm).
+  if (KeysInPlace(key_, &pk_, &rk_)) return;
+  keys_.clear();
+  std::size_t pk_size = 0;
+  if (!AppendDecodedKeys(&keys_, key_, &pk_size)) {
     key_error_ = true;
-    pk_.clear();
-    rk_.clear();
+    pk_ = rk_ = {};
+    return;
   }
-}
-
-void LmdbEntityView::CopyTo(StoredEntities& page) const {
-  // Keys no filter has read yet are decoded once, into the page, not into pk_/rk_ and then
-  // copied. A malformed key takes the other path, which sets key_error().
-  if (keys_decoded_ || !page.AddEncoded(key_, record_bytes_)) {
-    page.Add(partition_key(), row_key(), record_bytes_);
-  }
+  pk_ = std::string_view(keys_).substr(0, pk_size);
+  rk_ = std::string_view(keys_).substr(pk_size);
 }
 
 std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {
@@ -40,10 +37,9 @@ std::optional<PropertyView> LmdbEntityView::Get(std::string_view name) const {
 }
 
 Entity LmdbEntityView::Decode() const {
-  DecodeKeys();
   Entity e;
-  e.partition_key = pk_;
-  e.row_key = rk_;
+  e.partition_key = partition_key();
+  e.row_key = row_key();
   e.timestamp = record_.timestamp();
   // Reset() validated the header; a malformed property list decodes as far as it is readable.
   (void)record_.DecodeProperties(&e.properties);

@@ -37,7 +37,6 @@ class LmdbEntityView final : public EntityView {
   std::optional<PropertyView> Get(std::string_view name) const override;
   Entity Decode() const override;
   std::string_view EncodedRecord() const override { return record_bytes_; }
-  void CopyTo(StoredEntities& page) const override;
   // True when the keys were read and the key bytes were malformed.
   bool key_error() const { return key_error_; }
 
@@ -48,8 +47,9 @@ class LmdbEntityView final : public EntityView {
   std::string_view record_bytes_;
   mutable bool keys_decoded_ = false;
   mutable bool key_error_ = false;
-  mutable std::string pk_;
-  mutable std::string rk_;
+  mutable std::string_view pk_;  // into key_, or into keys_
+  mutable std::string_view rk_;
+  mutable std::string keys_;  // decoded keys that differ from their encoding (reused row to row)
   EntityRecord record_;
 };
 

@@ -27,8 +27,6 @@
 
 namespace malachite::storage {
 
-class StoredEntities;  // stored_entities.h
-
 struct StoreOptions {
   std::string data_dir;                       // created if missing
   std::uint64_t map_size_bytes = 1ull << 40;  // LMDB map (address space reserved, not disk)
@@ -64,9 +62,6 @@ class EntityView : public PropertySource {
   // The entity's stored record (storage/FORMAT.md, "Entity records", read with EntityRecord),
   // without the keys; lives as the view does.
   virtual std::string_view EncodedRecord() const = 0;
-  // Copies the entity (keys and record) into `page`, as page.Add(partition_key(), row_key(),
-  // EncodedRecord()) would.
-  virtual void CopyTo(StoredEntities& page) const = 0;
 };
 
 // A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.

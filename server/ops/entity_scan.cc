@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "storage/entity_codec.h"
+
 namespace malachite::server {
 namespace {
 
@@ -9,12 +11,42 @@ namespace {
 // (a scan examines millions of entities per second, a clock read costs ~20 ns).
 constexpr std::uint64_t kBudgetStride = 256;
 
+// A match as the renderer reads it: keys and properties straight from the stored record (in
+// LMDB memory during a scan), never decoded into an Entity. Views into its arguments.
+class StoredEntityJson final : public EntityJsonSource {
+ public:
+  StoredEntityJson(std::string_view partition_key, std::string_view row_key,
+                   std::string_view record)
+      : partition_key_(partition_key), row_key_(row_key) {
+    // The scan read this record's header (or encoded the entity itself): it parses. Were it
+    // malformed, it would render with no properties, as a partly readable list renders its
+    // readable part.
+    (void)record_.Reset(record);
+  }
+  std::string_view partition_key() const override { return partition_key_; }
+  std::string_view row_key() const override { return row_key_; }
+  DateTime timestamp() const override { return record_.timestamp(); }
+  void ForEachProperty(
+      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
+    (void)record_.ForEach(visit);
+  }
+  std::optional<PropertyView> FindProperty(std::string_view name) const override {
+    return record_.Find(name);
+  }
+
+ private:
+  std::string_view partition_key_;
+  std::string_view row_key_;
+  storage::EntityRecord record_;
+};
+
 // Fills one page: examines entities in key order until the page is full or the budget is spent;
 // the entity seen then is the continuation.
 class PageBuilder {
  public:
-  PageBuilder(const odata::ScanPlan& plan, const ScanLimits& limits, EntityPage& page)
-      : plan_(plan), limits_(limits), page_(page) {}
+  PageBuilder(const odata::ScanPlan& plan, const ScanLimits& limits,
+              FunctionRef<void(const EntityJsonSource&)> on_match, EntityPage& page)
+      : plan_(plan), limits_(limits), on_match_(on_match), page_(page) {}
 
   // False once the page is complete (then page.next names this entity).
   bool Visit(const storage::EntityView& entity) {
@@ -25,7 +57,8 @@ class PageBuilder {
       return false;
     }
     if (plan_.Matches(entity)) {  // the view reads properties in place
-      entity.CopyTo(page_.entities);
+      ++page_.matched;
+      on_match_(StoredEntityJson(entity.partition_key(), entity.row_key(), entity.EncodedRecord()));
     }
     return true;
   }
@@ -34,7 +67,12 @@ class PageBuilder {
       page_.next = KeyBound{entity.partition_key, entity.row_key, true};
       return false;
     }
-    if (plan_.Matches(EntitySource(entity))) page_.entities.Add(entity);
+    if (plan_.Matches(EntitySource(entity))) {
+      // A point read decoded the entity; it is encoded back so that one renderer serves both.
+      ++page_.matched;
+      const std::string record = storage::EncodeEntityRecord(entity);
+      on_match_(StoredEntityJson(entity.partition_key, entity.row_key, record));
+    }
     return true;
   }
 
@@ -44,7 +82,7 @@ class PageBuilder {
   bool Stop() {
     // Azure: spec §6.5 — a full page, or a spent budget, ends the page; the continuation is the
     // first entity not examined, so every entity is examined on exactly one page.
-    const bool full = page_.entities.size() >= limits_.top;
+    const bool full = page_.matched >= limits_.top;
     const bool late = page_.scanned > 0 && page_.scanned % kBudgetStride == 0 &&
                       std::chrono::steady_clock::now() > limits_.deadline;
     if (full || late) return true;
@@ -54,6 +92,7 @@ class PageBuilder {
 
   const odata::ScanPlan& plan_;
   const ScanLimits& limits_;
+  FunctionRef<void(const EntityJsonSource&)> on_match_;
   EntityPage& page_;
 };
 
@@ -78,14 +117,16 @@ std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
 
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
-                            const ScanLimits& limits, const KeyRange* within) {
+                            const ScanLimits& limits,
+                            FunctionRef<void(const EntityJsonSource&)> on_match,
+                            const KeyRange* within) {
   std::vector<KeyRange> clipped;
   if (start) clipped = plan.RangesFrom(start->partition_key, start->row_key);
   if (within) clipped = IntersectRanges(start ? clipped : plan.ranges(), *within);
   const std::vector<KeyRange>& ranges = start || within ? clipped : plan.ranges();
 
   EntityPage page;
-  PageBuilder builder(plan, limits, page);
+  PageBuilder builder(plan, limits, on_match, page);
   for (const KeyRange& range : ranges) {
     if (range.IsPoint()) {
       // A single key: one B-tree lookup instead of a cursor.

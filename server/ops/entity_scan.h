@@ -1,6 +1,7 @@
 // Executes a Query Entities scan plan against one storage snapshot: only the plan's key ranges,
 // from a continuation key on, with the residual predicate, until the page is full or the time
-// budget is spent (spec §6.5). Synchronous; the caller owns the ReadView (ARCHITECTURE.md rule 2).
+// budget is spent (spec §6.5). Synchronous; the caller owns the ReadView (ARCHITECTURE.md rule 2)
+// and receives each match while the snapshot is open, read in place, never copied.
 #pragma once
 
 #include <chrono>
@@ -14,21 +15,23 @@
 
 #include "common/entity.h"
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "odata/filter.h"
 #include "odata/planner.h"
+#include "server/wire/entity_json_render.h"
 #include "storage/store.h"
-#include "storage/stored_entities.h"
 
 namespace malachite::server {
 
 struct ScanLimits {
-  std::size_t top = 1000;                          // entities per page, 1..1000
-  std::chrono::steady_clock::time_point deadline;  // stop scanning after this (partial page)
+  std::size_t top = 1000;  // entities per page, 1..1000
+  // Stop scanning after this (partial page). The time the caller spends on each match counts.
+  std::chrono::steady_clock::time_point deadline;
 };
 
-// One page.
+// One page; its matches went to the caller as the scan found them.
 struct EntityPage {
-  storage::StoredEntities entities;  // matches in key order, as stored
+  std::size_t matched = 0;  // entities passed to on_match
   // Where the next page starts (inclusive, row key set): the first entity not examined. Unset
   // when the plan's ranges are exhausted.
   std::optional<KeyBound> next;
@@ -50,9 +53,14 @@ class EntitySource final : public PropertySource {
 // With `within` (a SAS key range, spec §10.8) only keys inside it are scanned, so the page and
 // its continuation stay inside the range. Errors: those of the ReadView (kInternalError).
 // `start` is where the page resumes (an inclusive lower bound: NextPartitionKey and, optionally,
-// NextRowKey; unset: the start of the table).
+// NextRowKey; unset: the start of the table). Each match, in key order, is passed to `on_match`
+// during the scan: the source reads the entity where the snapshot holds it and lives only for
+// the call, so `on_match` copies what it keeps and must not suspend (the read transaction is
+// open). On an error, the matches already passed are not a page: the caller discards them.
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
-                            const ScanLimits& limits, const KeyRange* within = nullptr);
+                            const ScanLimits& limits,
+                            FunctionRef<void(const EntityJsonSource&)> on_match,
+                            const KeyRange* within = nullptr);
 
 }  // namespace malachite::server

@@ -1,5 +1,6 @@
 #include "server/ops/query_ops.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 #include <vector>
@@ -10,8 +11,6 @@
 #include "server/wire/entity_json_parse.h"
 #include "server/wire/entity_json_render.h"
 #include "server/wire/select.h"
-#include "storage/entity_codec.h"
-#include "storage/stored_entities.h"
 
 namespace malachite::server {
 namespace {
@@ -62,38 +61,9 @@ std::optional<std::string> OnePartition(const odata::ScanPlan& plan) {
   return key;
 }
 
-// A page entity as the renderer reads it: keys and properties straight from the copied record,
-// never decoded into an Entity.
-class StoredEntityJson final : public EntityJsonSource {
- public:
-  explicit StoredEntityJson(const storage::StoredEntities::Entry& entry) : entry_(entry) {
-    // The scan read this record's header (or encoded the entity itself): it parses. Were it
-    // malformed, it would render with no properties, as a partly readable list renders its
-    // readable part.
-    (void)record_.Reset(entry.record);
-  }
-  std::string_view partition_key() const override { return entry_.partition_key; }
-  std::string_view row_key() const override { return entry_.row_key; }
-  DateTime timestamp() const override { return record_.timestamp(); }
-  void ForEachProperty(
-      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
-    (void)record_.ForEach(visit);
-  }
-  std::optional<PropertyView> FindProperty(std::string_view name) const override {
-    return record_.Find(name);
-  }
-
- private:
-  storage::StoredEntities::Entry entry_;
-  storage::EntityRecord record_;
-};
-
-std::string RenderPage(const storage::StoredEntities& entities, MetadataLevel level,
-                       const EntityLocation& where, const Selection& select) {
-  EntityFeedWriter feed(level, where, select, entities.size());
-  for (std::size_t i = 0; i < entities.size(); ++i) feed.Add(StoredEntityJson(entities[i]));
-  return feed.Finish();
-}
+// Feed buffers are sized for this many entities at most: most pages are shorter than the default
+// $top of 1,000, and a longer one grows the buffer.
+constexpr std::size_t kExpectedPageEntities = 128;
 
 }  // namespace
 
@@ -159,20 +129,24 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   const ScanLimits limits{options->top, std::chrono::steady_clock::now() + ctx.query_budget};
   // Azure: spec §10.8 — a SAS with a key range sees only the entities inside it.
   const KeyRange* within = ctx.sas && ctx.sas->range ? &*ctx.sas->range : nullptr;
-  auto page = ScanPage(**view, *table, plan, options->start, limits, within);
+  // The feed is rendered as the scan finds each match, from the record where LMDB holds it (no
+  // copy of the page); rendering is synchronous, so the snapshot ends before anything suspends.
+  const EntityLocation where{ctx.base_url, ctx.route.account, table->name};
+  EntityFeedWriter feed(ctx.metadata, where, options->select,
+                        std::min(options->top, kExpectedPageEntities));
+  const auto render = [&feed](const EntityJsonSource& entity) { feed.Add(entity); };
+  auto page = ScanPage(**view, *table, plan, options->start, limits, render, within);
   if (!page) return tl::unexpected(page.error());
-  view->reset();  // end the snapshot before rendering
+  view->reset();
 
-  const QueryStats stats{page->scanned, page->entities.size(), plan.service_class()};
+  const QueryStats stats{page->scanned, page->matched, plan.service_class()};
   LogQuery(ctx.route.account, table->name, plan, stats);
   Outcome outcome;
   outcome.query_stats = stats;
   if (auto partition = OnePartition(plan))
     outcome.partition_charge = PartitionCharge{*partition, 1};
   Response& response = outcome.response;
-  response.body =
-      RenderPage(page->entities, ctx.metadata,
-                 EntityLocation{ctx.base_url, ctx.route.account, table->name}, options->select);
+  response.body = feed.Finish();
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   if (page->next) {
     response.Set("x-ms-continuation-NextPartitionKey",

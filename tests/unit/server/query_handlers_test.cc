@@ -117,6 +117,37 @@ TEST_CASE_METHOD(QueryFixture, "query_handlers: the continuation resumes at its 
   CHECK(partition.body == R"J({"value":[{"N":200}]})J");
 }
 
+TEST_CASE_METHOD(QueryFixture,
+                 "query_handlers: a page mixes point reads and scanned rows in key order",
+                 "[server]") {
+  // ASCII keys are rendered from LMDB memory as stored; U+E000 (stored with a remapped lead byte)
+  // and \u00e9 are decoded first; a point read renders the entity it decoded.
+  for (const char* body : {R"J({"PartitionKey":"a","RowKey":"\u00e9","N":1})J",
+                           R"J({"PartitionKey":"b","RowKey":"plain","N":2})J",
+                           R"J({"PartitionKey":"c\ue000","RowKey":"r","N":3})J",
+                           R"J({"PartitionKey":"c\ue000","RowKey":"s","N":4})J",
+                           R"J({"PartitionKey":"d","RowKey":"long ASCII row key","N":5})J"}) {
+    REQUIRE(h.Run("POST", "parts", body).status == 201);
+  }
+  const std::string filter =
+      "(PartitionKey eq 'a' and RowKey eq '\u00e9') or (PartitionKey eq 'c\ue000' and RowKey eq "
+      "'s') or PartitionKey ge 'd' or (PartitionKey eq 'b' and RowKey eq 'plain')";
+  auto reply = h.Run("GET", "parts?$select=PartitionKey,RowKey,N&$filter=" + PercentEncode(filter),
+                     {}, {}, MetadataLevel::kNone);
+  REQUIRE(reply.status == 200);
+  CHECK(reply.body ==
+        "{\"value\":[{\"PartitionKey\":\"a\",\"RowKey\":\"\u00e9\",\"N\":1},"
+        "{\"PartitionKey\":\"b\",\"RowKey\":\"plain\",\"N\":2},"
+        "{\"PartitionKey\":\"c\ue000\",\"RowKey\":\"s\",\"N\":4},"
+        "{\"PartitionKey\":\"d\",\"RowKey\":\"long ASCII row key\",\"N\":5}]}");
+  // A page that ends at a point read names it as the continuation.
+  auto first = h.Run("GET", "parts?$top=1&$select=N&$filter=" + PercentEncode(filter), {}, {},
+                     MetadataLevel::kNone);
+  CHECK(first.body == R"J({"value":[{"N":1}]})J");
+  CHECK(first.Find("x-ms-continuation-NextPartitionKey") == EncodeContinuationKey("b"));
+  CHECK(first.Find("x-ms-continuation-NextRowKey") == EncodeContinuationKey("plain"));
+}
+
 TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities renders the feed", "[server]") {
   REQUIRE(h.Run("POST", "parts", R"J({"PartitionKey":"p","RowKey":"r","A":"x"})J").status == 201);
   CHECK(

@@ -8,7 +8,7 @@
 
 #include "storage/entity_record_dump.h"
 #include "storage/key_codec.h"
-#include "storage/stored_entities.h"
+#include "storage/lmdb_read_view.h"
 
 namespace malachite::storage {
 namespace {
@@ -124,61 +124,51 @@ TEST_CASE("entity_codec: ForEach visits every property in order, as DecodeProper
   CHECK(visited == static_cast<int>(Sample().properties.size()) - 1);
 }
 
-TEST_CASE("entity_codec: StoredEntities keeps keys and records of added entities", "[storage]") {
-  StoredEntities page;
-  const std::string record = EncodeEntityRecord(Sample());
-  page.Add("a", "", record);
-  Entity second = Sample();
-  second.partition_key = "b";
-  second.row_key = std::string(40, 'r');
-  page.Add(second);
-  REQUIRE(page.size() == 2);
-  CHECK(page[0].partition_key == "a");
-  CHECK(page[0].row_key.empty());
-  CHECK(page[0].record == record);
-  CHECK(page[1].partition_key == "b");
-  CHECK(page[1].row_key == second.row_key);
-  auto decoded = DecodeEntity(page[1].partition_key, page[1].row_key, page[1].record);
-  REQUIRE(decoded);
-  CHECK(*decoded == second);
-}
-
-TEST_CASE("entity_codec: StoredEntities decodes encoded keys into the page as DecodeEntityKey does",
+TEST_CASE("entity_codec: an LmdbEntityView decodes encoded keys as DecodeEntityKey does",
           "[storage]") {
-  StoredEntities page;
   const std::string record = EncodeEntityRecord(Sample());
+  // Keys the view decodes, compared with DecodeEntityKey; a view reused from row to row as a scan
+  // reuses it.
+  LmdbEntityView view;
+  const auto check = [&](const std::string& pk, const std::string& rk) {
+    const std::string key = EncodeEntityKey(7, pk, rk);
+    REQUIRE(view.Reset(key, record));
+    std::uint64_t table_id = 0;
+    std::string want_pk, want_rk;
+    REQUIRE(DecodeEntityKey(key, &table_id, &want_pk, &want_rk));
+    CHECK(view.partition_key() == want_pk);
+    CHECK(view.row_key() == want_rk);
+    CHECK(view.partition_key() == pk);
+    CHECK(view.row_key() == rk);
+    CHECK(view.EncodedRecord() == record);
+    CHECK_FALSE(view.key_error());
+  };
   // U+E000 and U+FFFD are stored with remapped lead bytes (key_codec.cc); they come back as is.
-  const std::string pk = "p\xee\x80\x80k";
-  const std::string rk = "r\xef\xbf\xbd'k";
-  REQUIRE(page.AddEncoded(EncodeEntityKey(7, pk, rk), record));
-  REQUIRE(page.AddEncoded(EncodeEntityKey(7, "x", ""), record));
+  check("p\xee\x80\x80k", "r\xef\xbf\xbd'k");
+  check("x", "");
   // Remapped bytes at every offset of the eight-byte steps, among ASCII bytes.
   for (std::size_t at = 0; at < 20; ++at) {
     std::string long_rk(20, 'a');
     long_rk.replace(at, 0, "\xef\xbf\xbd");
-    StoredEntities one;
-    REQUIRE(one.AddEncoded(EncodeEntityKey(7, long_rk, long_rk), record));
-    CHECK(one[0].partition_key == long_rk);
-    CHECK(one[0].row_key == long_rk);
+    check(long_rk, long_rk);
   }
   // Keys shorter than eight bytes together, and remapped bytes only in a ragged tail.
-  for (const auto& [short_pk, short_rk] :
-       {std::pair<std::string, std::string>{"\xee\x80\x80", "\xef\xbf\xbd"},
-        std::pair<std::string, std::string>{"abcdefghi", "jk\xee\x80\x80"}}) {
-    StoredEntities one;
-    REQUIRE(one.AddEncoded(EncodeEntityKey(7, short_pk, short_rk), record));
-    CHECK(one[0].partition_key == short_pk);
-    CHECK(one[0].row_key == short_rk);
+  check("\xee\x80\x80", "\xef\xbf\xbd");
+  check("abcdefghi", "jk\xee\x80\x80");
+  check("a", "b");  // a short row after long ones: nothing left over from them
+}
+
+TEST_CASE("entity_codec: an LmdbEntityView over a malformed key reads empty keys and says so",
+          "[storage]") {
+  const std::string record = EncodeEntityRecord(Sample());
+  for (const std::string& key : {std::string(8, '\0') + "no terminator", std::string("short")}) {
+    LmdbEntityView view;
+    REQUIRE(view.Reset(key, record));
+    CHECK_FALSE(view.key_error());  // keys are decoded on first use
+    CHECK(view.partition_key().empty());
+    CHECK(view.row_key().empty());
+    CHECK(view.key_error());
   }
-  CHECK_FALSE(page.AddEncoded(std::string(8, '\0') + "no terminator", record));
-  CHECK_FALSE(page.AddEncoded("short", record));
-  REQUIRE(page.size() == 2);
-  CHECK(page[0].partition_key == pk);
-  CHECK(page[0].row_key == rk);
-  CHECK(page[0].record == record);
-  CHECK(page[1].partition_key == "x");
-  CHECK(page[1].row_key.empty());
-  CHECK(page[1].record == record);
 }
 
 TEST_CASE("entity_codec: truncated or unknown-version records are errors and not crashes",

@@ -85,6 +85,31 @@ TEST_CASE("key_codec: keys decode back, mapped lead bytes included", "[storage]"
   CHECK(DumpEntityKey("short").starts_with("<malformed"));
 }
 
+TEST_CASE("key_codec: ASCII keys are read in place, others are left to AppendDecodedKeys",
+          "[storage]") {
+  // A table id with high bits: only the keys' bytes decide.
+  const std::string key = EncodeEntityKey(0x8081828384858687ULL, "pk-0001", "a longer row key");
+  std::string_view pk = "unset", rk = "unset";
+  REQUIRE(KeysInPlace(key, &pk, &rk));
+  CHECK(pk == "pk-0001");
+  CHECK(rk == "a longer row key");
+  CHECK(pk.data() == key.data() + 8);  // a view into the key, not a copy
+  REQUIRE(KeysInPlace(EncodeEntityKey(1, "", ""), &pk, &rk));
+  CHECK(pk.empty());
+  CHECK(rk.empty());
+  // Non-ASCII keys (remapped U+E000, or é, which is not remapped), short or long, and malformed
+  // keys are not read in place, and leave the views as they were.
+  pk = rk = "unset";
+  for (const std::string& other :
+       {EncodeEntityKey(1, "\ue000", "r"), EncodeEntityKey(1, "p", "\u00e9"),
+        EncodeEntityKey(1, "partition", "row key \u00e9 after eight bytes"),
+        std::string(8, '\0') + "no terminator", std::string("short")}) {
+    CHECK_FALSE(KeysInPlace(other, &pk, &rk));
+  }
+  CHECK(pk == "unset");
+  CHECK(rk == "unset");
+}
+
 KeyBound Bound(std::string pk, std::optional<std::string> rk, bool inclusive) {
   return KeyBound{std::move(pk), std::move(rk), inclusive};
 }
