@@ -1,7 +1,9 @@
 // bench_reference_server: the HTTP ceiling of this machine for malachite_bench's ratios. The same
 // stack as Malachite's connection layer (Boost.Beast over Asio, a coroutine per keep-alive
 // connection on a strand, --threads I/O threads) reading each request whole and answering a
-// fixed 200 with a small JSON body, so any cost beyond it is Malachite's own.
+// fixed 200, so any cost beyond it is Malachite's own. The body is a point read's answer, or, for
+// a query of an entity collection (a path ending in "()"), a feed of kRangeRows such entities:
+// the size of a range query's answer, so that row's ceiling moves the same bytes.
 //
 //   bench_reference_server [--port 0] [--threads <cores>]
 //
@@ -15,6 +17,8 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include "bench/bench_client.h"
 
 namespace {
 
@@ -31,19 +35,48 @@ constexpr std::string_view kBody =
     "\"Name\":\"bench\",\"Qty\":1,\"Price\":1.25,\"Active\":true,\"Payload\":\"xxxxxxxxxxxxxxxxxxxx"
     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
 
-asio::awaitable<void> Serve(asio::ip::tcp::socket socket) {
-  beast::tcp_stream stream(std::move(socket));
-  beast::flat_buffer buffer;
+// kRangeRows entities as a query answers them: the point read's entity without its metadata URL.
+std::string FeedBody() {
+  constexpr std::string_view kMetadata =
+      "\"odata.metadata\":\"http://127.0.0.1/devstoreaccount1/$metadata#benchtable/@Element\",";
+  std::string entity(kBody);
+  entity.erase(1, kMetadata.size());
+  std::string body = "{\"odata.metadata\":\"http://127.0.0.1/devstoreaccount1/$metadata#benchtable\","
+                     "\"value\":[";
+  for (std::size_t i = 0; i < malachite::bench::kRangeRows; ++i) {
+    if (i != 0) body.push_back(',');
+    body += entity;
+  }
+  body += "]}";
+  return body;
+}
+
+http::response<http::string_body> FixedResponse(std::string body) {
   http::response<http::string_body> response{http::status::ok, 11};
   response.set(http::field::content_type, "application/json;odata=minimalmetadata");
   response.set(http::field::server, "bench-reference");
-  response.body() = std::string(kBody);
+  response.body() = std::move(body);
   response.prepare_payload();
+  return response;
+}
+
+bool IsCollectionQuery(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  return path.size() >= 2 && path.substr(path.size() - 2) == "()";
+}
+
+asio::awaitable<void> Serve(asio::ip::tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  http::response<http::string_body> point = FixedResponse(std::string(kBody));
+  http::response<http::string_body> feed = FixedResponse(FeedBody());
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(64u << 20);
     auto [read_error, n] = co_await http::async_read(stream, buffer, parser, kToken);
     if (read_error) break;
+    const auto target = parser.get().target();
+    auto& response = IsCollectionQuery({target.data(), target.size()}) ? feed : point;
     response.keep_alive(parser.keep_alive());
     auto [write_error, written] = co_await http::async_write(stream, response, kToken);
     if (write_error || !parser.keep_alive()) break;

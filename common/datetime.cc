@@ -167,16 +167,16 @@ std::size_t PutIsoFraction(char* buf, int fraction) {
 std::size_t PutIso8601(char* buf, DateTime t) { return PutIsoFraction(buf, PutIsoSeconds(buf, t)); }
 
 std::size_t Iso8601Writer::Put(char* buf, DateTime t) {
-  // The calendar conversion is the costly part; entities of one page were mostly written on the
-  // same day.
+  // Entities of one page were often written in the same second (by a batch, or a loop): the
+  // text up to the seconds is kept from the last call.
   const std::int64_t ticks = t.ticks < 0 ? 0 : t.ticks;
-  const std::int64_t day = ticks / kTicksPerDay;
-  if (day != day_) {
-    PutIsoDate(date_, day);
-    day_ = day;
+  const std::int64_t second = ticks / kTicksPerSecond;
+  if (second != second_) {
+    PutIsoSeconds(seconds_, DateTime{ticks});
+    second_ = second;
   }
-  std::memcpy(buf, date_, sizeof date_);
-  return PutIsoFraction(buf, PutIsoTime(buf + 11, ticks % kTicksPerDay));
+  std::memcpy(buf, seconds_, sizeof seconds_);
+  return PutIsoFraction(buf, static_cast<int>(ticks % kTicksPerSecond));
 }
 
 void AppendIso8601(std::string& out, DateTime t) {

@@ -32,15 +32,15 @@ void AppendIso8601(std::string& out, DateTime t);
 // Writes FormatIso8601(t) at `buf` and returns its length (at most kIso8601MaxChars).
 inline constexpr std::size_t kIso8601MaxChars = 28;
 std::size_t PutIso8601(char* buf, DateTime t);
-// PutIso8601 for many timestamps in a row: reuses the date text of the previous one when the day
-// is the same. One per thread (it keeps that date).
+// PutIso8601 for many timestamps in a row: reuses the text up to the seconds of the previous one
+// when the second is the same. One per thread (it keeps that text).
 class Iso8601Writer {
  public:
   std::size_t Put(char* buf, DateTime t);
 
  private:
-  std::int64_t day_ = -1;
-  char date_[11] = {};  // "yyyy-MM-ddT" of day_
+  std::int64_t second_ = -1;
+  char seconds_[19] = {};  // "yyyy-MM-ddTHH:mm:ss" of second_
 };
 // `yyyy-MM-ddTHH:mm:ss.fffffffZ` with all 7 digits, as in error messages' "Time:" line.
 std::string FormatIso8601Fixed7(DateTime t);

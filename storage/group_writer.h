@@ -26,7 +26,8 @@ namespace malachite::storage {
 
 class GroupWriter {
  public:
-  // `last_ticks`: the persisted last timestamp. `on_tables_deleted` (may be empty) runs on the
+  // `last_ticks`: the persisted timestamp bound (every Timestamp handed out before is at or
+  // below it; the next ones are above). `on_tables_deleted` (may be empty) runs on the
   // committing thread after a successful commit in which some request deleted a table, before
   // that group's results are reported. `max_batch` 0 counts as 1. `allow_inline`: TryWrite may
   // commit on the caller's thread (only when a commit does not wait for an fsync).
@@ -68,6 +69,9 @@ class GroupWriter {
 
   const StoreCore& core_;
   TimestampSource timestamps_;  // under commit_mu_
+  // The bound in "meta" as last committed: at or above every Timestamp of a committed group
+  // (under commit_mu_).
+  std::int64_t persisted_bound_;
   const std::size_t max_batch_;
   const bool allow_inline_;
   std::function<void()> on_tables_deleted_;

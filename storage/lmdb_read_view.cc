@@ -58,14 +58,29 @@ Result<void> LmdbReadView::ScanTables(std::string_view account, std::string_view
 
 Result<std::optional<Entity>> LmdbReadView::GetEntity(const TableInfo& table, std::string_view pk,
                                                       std::string_view rk) {
+  std::optional<Entity> entity;
+  auto found = VisitEntity(table, pk, rk, [&entity](const EntityView& view) {
+    entity = view.Decode();
+  });
+  if (!found) return tl::unexpected<Error>(found.error());
+  return entity;
+}
+
+Result<bool> LmdbReadView::VisitEntity(const TableInfo& table, std::string_view pk,
+                                       std::string_view rk,
+                                       FunctionRef<void(const EntityView&)> visit) {
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, pk, rk);
   auto record = core_.entities.Get(txn_.get(), key_buf_);
   if (!record) return tl::unexpected<Error>(record.error());
-  if (!*record) return std::optional<Entity>();
-  auto entity = DecodeEntity(pk, rk, **record);
-  if (!entity) return tl::unexpected<Error>(entity.error());
-  return std::optional<Entity>(std::move(*entity));
+  if (!*record) return false;
+  LmdbEntityView view;
+  if (!view.Reset(key_buf_, **record)) {
+    return tl::unexpected<Error>(EntityRecord::Parse(**record).error());
+  }
+  visit(view);
+  if (view.key_error()) return Fail(ErrorCode::kInternalError, "storage: malformed entity key");
+  return true;
 }
 
 Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& range,

@@ -63,6 +63,8 @@ class LmdbReadView final : public ReadView {
                           const std::function<bool(const TableInfo&)>& visit) override;
   Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
                                           std::string_view rk) override;
+  Result<bool> VisitEntity(const TableInfo& table, std::string_view pk, std::string_view rk,
+                           FunctionRef<void(const EntityView&)> visit) override;
   Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,
                             FunctionRef<bool(const EntityView&)> visit) override;
   Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) override;

@@ -79,6 +79,11 @@ class ReadView {
   // Point read; nullopt when absent.
   virtual Result<std::optional<Entity>> GetEntity(const TableInfo& table, std::string_view pk,
                                                   std::string_view rk) = 0;
+  // Point read in place: calls `visit` once with the entity stored under (pk, rk), read where the
+  // snapshot holds it (the view lives until `visit` returns); false, without calling it, when
+  // there is none. Errors: kInternalError for a malformed record or key.
+  virtual Result<bool> VisitEntity(const TableInfo& table, std::string_view pk, std::string_view rk,
+                                   FunctionRef<void(const EntityView&)> visit) = 0;
   // Entities of `table` inside `range` in key order. `visit` returns false to stop; the view it
   // gets lives until it returns.
   virtual Result<void> ScanEntities(const TableInfo& table, const KeyRange& range,

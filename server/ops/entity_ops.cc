@@ -111,20 +111,25 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
   if (!view) return tl::unexpected(view.error());
   auto table = FindTableForRead(**view, ctx);
   if (!table) return tl::unexpected(table.error());
-  auto entity = (*view)->GetEntity(*table, ctx.route.partition_key, ctx.route.row_key);
-  if (!entity) return tl::unexpected(entity.error());
-  view->reset();
-  if (!entity->has_value() || (*filter && !(*filter)->Matches(EntitySource(**entity)))) {
-    return Fail(ErrorCode::kResourceNotFound);
-  }
+  // Rendered from the stored record while the snapshot holds it: no decoded copy.
   Outcome outcome;
-  outcome.query_stats = QueryStats{1, 1, odata::ServiceClass::kPoint};
   Response& response = outcome.response;
-  response.body.reserve(256);
-  AppendEntityJson(response.body, **entity, ctx.metadata,
-                   EntityLocation{ctx.base_url, ctx.route.account, table->name}, *select, true);
+  std::optional<DateTime> timestamp;  // set when the entity exists and passes the filter
+  auto found = (*view)->VisitEntity(
+      *table, ctx.route.partition_key, ctx.route.row_key, [&](const storage::EntityView& entity) {
+        if (*filter && !(*filter)->Matches(entity)) return;
+        timestamp = entity.timestamp();
+        response.body.reserve(256);
+        AppendEntityJson(response.body, StoredEntityJson(entity), ctx.metadata,
+                         EntityLocation{ctx.base_url, ctx.route.account, table->name}, *select,
+                         true);
+      });
+  if (!found) return tl::unexpected(found.error());
+  view->reset();
+  if (!timestamp) return Fail(ErrorCode::kResourceNotFound);
+  outcome.query_stats = QueryStats{1, 1, odata::ServiceClass::kPoint};
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
-  response.Set("ETag", FormatETag((*entity)->timestamp));
+  response.Set("ETag", FormatETag(*timestamp));
   return outcome;
 }
 

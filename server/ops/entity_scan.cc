@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "storage/entity_codec.h"
 
 namespace malachite::server {
 namespace {
@@ -10,35 +9,6 @@ namespace {
 // The clock is read once every kBudgetStride examined entities, to keep it off the hot path
 // (a scan examines millions of entities per second, a clock read costs ~20 ns).
 constexpr std::uint64_t kBudgetStride = 256;
-
-// A match as the renderer reads it: keys and properties straight from the stored record (in
-// LMDB memory during a scan), never decoded into an Entity. Views into its arguments.
-class StoredEntityJson final : public EntityJsonSource {
- public:
-  StoredEntityJson(std::string_view partition_key, std::string_view row_key,
-                   std::string_view record)
-      : partition_key_(partition_key), row_key_(row_key) {
-    // The scan read this record's header (or encoded the entity itself): it parses. Were it
-    // malformed, it would render with no properties, as a partly readable list renders its
-    // readable part.
-    (void)record_.Reset(record);
-  }
-  std::string_view partition_key() const override { return partition_key_; }
-  std::string_view row_key() const override { return row_key_; }
-  DateTime timestamp() const override { return record_.timestamp(); }
-  void ForEachProperty(
-      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
-    (void)record_.ForEach(visit);
-  }
-  std::optional<PropertyView> FindProperty(std::string_view name) const override {
-    return record_.Find(name);
-  }
-
- private:
-  std::string_view partition_key_;
-  std::string_view row_key_;
-  storage::EntityRecord record_;
-};
 
 // Fills one page: examines entities in key order until the page is full or the budget is spent;
 // the entity seen then is the continuation.
@@ -58,20 +28,7 @@ class PageBuilder {
     }
     if (plan_.Matches(entity)) {  // the view reads properties in place
       ++page_.matched;
-      on_match_(StoredEntityJson(entity.partition_key(), entity.row_key(), entity.EncodedRecord()));
-    }
-    return true;
-  }
-  bool Visit(const Entity& entity) {
-    if (Stop()) {
-      page_.next = KeyBound{entity.partition_key, entity.row_key, true};
-      return false;
-    }
-    if (plan_.Matches(EntitySource(entity))) {
-      // A point read decoded the entity; it is encoded back so that one renderer serves both.
-      ++page_.matched;
-      const std::string record = storage::EncodeEntityRecord(entity);
-      on_match_(StoredEntityJson(entity.partition_key, entity.row_key, record));
+      on_match_(StoredEntityJson(entity));
     }
     return true;
   }
@@ -130,9 +87,13 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
   for (const KeyRange& range : ranges) {
     if (range.IsPoint()) {
       // A single key: one B-tree lookup instead of a cursor.
-      auto entity = view.GetEntity(table, range.lower->partition_key, *range.lower->row_key);
-      if (!entity) return tl::unexpected(entity.error());
-      if (entity->has_value() && !builder.Visit(**entity)) break;
+      bool more = true;
+      auto found = view.VisitEntity(table, range.lower->partition_key, *range.lower->row_key,
+                                    [&](const storage::EntityView& entity) {
+                                      more = builder.Visit(entity);
+                                    });
+      if (!found) return tl::unexpected(found.error());
+      if (!more) break;
       continue;
     }
     bool stopped = false;

@@ -19,6 +19,7 @@
 #include "odata/filter.h"
 #include "odata/planner.h"
 #include "server/wire/entity_json_render.h"
+#include "storage/entity_codec.h"
 #include "storage/store.h"
 
 namespace malachite::server {
@@ -49,7 +50,35 @@ class EntitySource final : public PropertySource {
   const Entity& entity_;
 };
 
-// Scans `plan` over `table` in `view`. A range that is a single key is read with one GetEntity.
+// A stored entity as the renderer reads it: keys and properties straight from the stored record
+// (in LMDB memory while the snapshot is open), never decoded into an Entity. Views into `entity`,
+// which must outlive this object.
+class StoredEntityJson final : public EntityJsonSource {
+ public:
+  explicit StoredEntityJson(const storage::EntityView& entity)
+      : partition_key_(entity.partition_key()), row_key_(entity.row_key()) {
+    // The store read this record's header: it parses. Were its properties malformed, it would
+    // render those that are readable, as a partly readable list renders its readable part.
+    (void)record_.Reset(entity.EncodedRecord());
+  }
+  std::string_view partition_key() const override { return partition_key_; }
+  std::string_view row_key() const override { return row_key_; }
+  DateTime timestamp() const override { return record_.timestamp(); }
+  void ForEachProperty(
+      FunctionRef<void(std::string_view, const PropertyView&)> visit) const override {
+    (void)record_.ForEach(visit);
+  }
+  std::optional<PropertyView> FindProperty(std::string_view name) const override {
+    return record_.Find(name);
+  }
+
+ private:
+  std::string_view partition_key_;
+  std::string_view row_key_;
+  storage::EntityRecord record_;
+};
+
+// Scans `plan` over `table` in `view`. A range that is a single key is read with one lookup.
 // With `within` (a SAS key range, spec §10.8) only keys inside it are scanned, so the page and
 // its continuation stay inside the range. Errors: those of the ReadView (kInternalError).
 // `start` is where the page resumes (an inclusive lower bound: NextPartitionKey and, optionally,

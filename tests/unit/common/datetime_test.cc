@@ -36,12 +36,14 @@ TEST_CASE("datetime: FormatIso8601 trims trailing fraction zeros and drops whole
   CHECK(Reformat("2024-01-02T03:04:05.9999999Z") == "2024-01-02T03:04:05.9999999Z");
 }
 
-TEST_CASE("datetime: Iso8601Writer writes what PutIso8601 writes, across day changes", "[common]") {
+TEST_CASE("datetime: Iso8601Writer writes what PutIso8601 writes, across second and day changes",
+          "[common]") {
   Iso8601Writer writer;
   constexpr std::int64_t kDay = 864000000000;
   const std::int64_t base = ParseIso8601("2024-02-28T23:59:59.9999999Z")->ticks;
   for (std::int64_t ticks : {base, base + 1, base + 2, base + kDay, base + kDay + 1, base,
-                             std::int64_t{0}, std::int64_t{-5}, base + 5000000, base + 10}) {
+                             std::int64_t{0}, std::int64_t{-5}, base + 5000000, base + 10,
+                             base + 10000000, base + 19999999, base + 20000000, base + 3}) {
     char a[kIso8601MaxChars];
     char b[kIso8601MaxChars];
     const std::size_t n = writer.Put(a, DateTime{ticks});

@@ -5,6 +5,9 @@
 #include <thread>
 #include <vector>
 
+#include "storage/lmdb_env.h"
+#include "storage/lmdb_txn.h"
+#include "storage/store_meta.h"
 #include "tests/support/store_fixture.h"
 
 namespace malachite::storage {
@@ -102,6 +105,50 @@ TEST_CASE(
   take(1);
   for (std::size_t i = 1; i < ticks.size(); ++i) CHECK(ticks[i] > ticks[i - 1]);
   CHECK(ticks.back() == f.clock().Now().ticks);
+}
+
+// The Timestamp bound in "meta" of the closed store `f`.
+std::int64_t PersistedBound(StoreFixture& f) {
+  f.Close();
+  const StoreOptions options = f.Options();
+  auto env = LmdbEnv::Open({options.data_dir, options.map_size_bytes});
+  REQUIRE(env);
+  auto txn = LmdbTxn::Begin((*env)->get(), nullptr, MDB_RDONLY);
+  REQUIRE(txn);
+  auto bound = ReadMetaU64(txn->get(), (*env)->dbs().meta, kMetaLastTimestamp);
+  REQUIRE(bound);
+  REQUIRE(bound->has_value());
+  return static_cast<std::int64_t>(**bound);
+}
+
+TEST_CASE(
+    "group_writer: the persisted Timestamp bound moves only when Timestamps pass it, and a "
+    "restart hands out Timestamps above it",
+    "[storage]") {
+  constexpr std::int64_t kLease = 1'000'000;  // 100 ms (group_writer.cc)
+  StoreFixture f;
+  auto take = [&f] {
+    std::int64_t ticks = 0;
+    REQUIRE(f.store().Write([&](WriteContext& ctx) -> Result<void> {
+      ticks = ctx.NextTimestamp().ticks;
+      return {};
+    }));
+    return ticks;
+  };
+  const std::int64_t first = take();
+  f.clock().Advance(100'000);  // 10 ms: still under the bound the first commit set
+  const std::int64_t second = take();
+  CHECK(second == f.clock().Now().ticks);
+  CHECK(PersistedBound(f) == first + kLease);
+
+  f.Reopen();
+  CHECK(take() == first + kLease + 1);  // above everything handed out before, clock or not
+
+  f.clock().Advance(10'000'000);  // 1 s: past the bound
+  const std::int64_t later = take();
+  CHECK(later == f.clock().Now().ticks);
+  CHECK(PersistedBound(f) == later + kLease);
+  f.Reopen();
 }
 
 TEST_CASE("group_writer: an exception in a WriteFn fails only that request", "[storage]") {
