@@ -1,7 +1,10 @@
 #include "odata/key_cover.h"
 
+#include <array>
+#include <memory_resource>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "common/encoding.h"
@@ -15,9 +18,13 @@ namespace {
 // comparisons (De Morgan), where negating a key comparison is exact because keys are always
 // present Strings and String order is total. Every set is a superset of the keys the expression
 // matches; `exact` says it is the very set, so no residual is needed.
+//
+// Planning runs once per query request, so it allocates nothing on the heap in the common case:
+// end points are views into the tree's decoded literals (the tree outlives CoverKeys), and every
+// list of boxes lives in a stack arena that CoverKeys releases at once.
 
 struct EndPoint {
-  std::string value;
+  std::string_view value;  // a literal's decoded bytes in the tree
   bool inclusive = true;
 };
 
@@ -58,14 +65,33 @@ struct Box {
 };
 
 struct KeySet {
-  std::vector<Box> boxes;
+  std::pmr::vector<Box> boxes;
   bool exact = true;
 };
 
 // Unions wider than this collapse (each `and` of two unions multiplies their sizes).
 constexpr std::size_t kMaxBoxes = 64;
 
-KeySet All(bool exact) { return KeySet{{Box{}}, exact}; }
+// Where one CoverKeys call keeps its boxes: a few kilobytes on the stack, then the heap.
+class Planning {
+ public:
+  explicit Planning(const KeyNames& keys) : keys_(keys) {}
+  Planning(const Planning&) = delete;
+  Planning& operator=(const Planning&) = delete;
+
+  const KeyNames& keys() const { return keys_; }
+  KeySet None() { return KeySet{std::pmr::vector<Box>(&arena_), true}; }
+  KeySet All(bool exact) {
+    KeySet set{std::pmr::vector<Box>(&arena_), exact};
+    set.boxes.emplace_back();
+    return set;
+  }
+
+ private:
+  const KeyNames& keys_;
+  std::array<std::byte, 2048> buffer_;
+  std::pmr::monotonic_buffer_resource arena_{buffer_.data(), buffer_.size()};
+};
 
 CompareOp Negate(CompareOp op) {
   switch (op) {
@@ -93,30 +119,38 @@ bool UsableKeyLiteral(const Literal& literal) {
          IsValidUtf8(literal.value.bytes);
 }
 
+// The keys satisfying one comparison: one interval, two for `ne`.
+struct Intervals {
+  std::array<Interval, 2> items;
+  std::size_t count = 1;
+};
+
 // The keys satisfying `key op value` as a union of intervals.
-std::vector<Interval> KeyIntervals(CompareOp op, const std::string& value) {
+Intervals KeyIntervals(CompareOp op, std::string_view value) {
   switch (op) {
     case CompareOp::kEq:
-      return {Interval{EndPoint{value, true}, EndPoint{value, true}}};
+      return {{Interval{EndPoint{value, true}, EndPoint{value, true}}}};
     case CompareOp::kNe:
-      return {Interval{std::nullopt, EndPoint{value, false}},
-              Interval{EndPoint{value, false}, std::nullopt}};
+      return {{Interval{std::nullopt, EndPoint{value, false}},
+               Interval{EndPoint{value, false}, std::nullopt}},
+              2};
     case CompareOp::kGt:
-      return {Interval{EndPoint{value, false}, std::nullopt}};
+      return {{Interval{EndPoint{value, false}, std::nullopt}}};
     case CompareOp::kGe:
-      return {Interval{EndPoint{value, true}, std::nullopt}};
+      return {{Interval{EndPoint{value, true}, std::nullopt}}};
     case CompareOp::kLt:
-      return {Interval{std::nullopt, EndPoint{value, false}}};
+      return {{Interval{std::nullopt, EndPoint{value, false}}}};
     case CompareOp::kLe:
-      return {Interval{std::nullopt, EndPoint{value, true}}};
+      return {{Interval{std::nullopt, EndPoint{value, true}}}};
   }
-  return {Interval{}};
+  return {{Interval{}}};
 }
 
-KeySet PlanComparison(const Expr& expr, bool negated, const KeyNames& keys) {
+KeySet PlanComparison(const Expr& expr, bool negated, Planning& planning) {
+  const KeyNames& keys = planning.keys();
   const bool on_pk = expr.property == keys.first;
   if (!on_pk && (keys.second.empty() || expr.property != keys.second)) {
-    return All(false);  // not a key: no narrowing
+    return planning.All(false);  // not a key: no narrowing
   }
   const Literal& literal = expr.literal;
   if (literal.type != EdmType::kString) {
@@ -124,43 +158,52 @@ KeySet PlanComparison(const Expr& expr, bool negated, const KeyNames& keys) {
     // constant for every entity (the evaluator's cross-type rule): everything or nothing.
     PropertyView key;  // an empty String; the value does not matter across types
     const bool holds = CompareValues(key, expr.op, literal.value) != negated;
-    return holds ? All(true) : KeySet{};
+    return holds ? planning.All(true) : planning.None();
   }
-  if (!UsableKeyLiteral(literal)) return All(false);
-  KeySet set;
-  for (Interval& interval :
-       KeyIntervals(negated ? Negate(expr.op) : expr.op, literal.value.bytes)) {
+  if (!UsableKeyLiteral(literal)) return planning.All(false);
+  KeySet set = planning.None();
+  const Intervals intervals =
+      KeyIntervals(negated ? Negate(expr.op) : expr.op, literal.value.bytes);
+  for (std::size_t i = 0; i < intervals.count; ++i) {
+    const Interval& interval = intervals.items[i];
     if (interval.IsEmpty()) continue;  // e.g. `RowKey lt ''`
-    Box box;
-    (on_pk ? box.pk : box.rk) = std::move(interval);
-    set.boxes.push_back(std::move(box));
+    Box& box = set.boxes.emplace_back();
+    (on_pk ? box.pk : box.rk) = interval;
   }
   return set;
 }
 
-KeySet Unite(KeySet a, KeySet b) {
+KeySet Unite(KeySet a, KeySet b, Planning& planning) {
   a.exact = a.exact && b.exact;
-  for (Box& box : b.boxes) a.boxes.push_back(std::move(box));
+  for (const Box& box : b.boxes) a.boxes.push_back(box);
   for (const Box& box : a.boxes) {
-    if (box.pk.IsFull() && box.rk.IsFull()) return All(a.exact);
+    if (box.pk.IsFull() && box.rk.IsFull()) return planning.All(a.exact);
   }
-  if (a.boxes.size() > kMaxBoxes) return All(false);
+  if (a.boxes.size() > kMaxBoxes) return planning.All(false);
   return a;
 }
 
-KeySet IntersectSets(KeySet a, KeySet b) {
+KeySet IntersectSets(KeySet a, KeySet b, Planning& planning) {
   if (a.boxes.size() * b.boxes.size() > kMaxBoxes) {
     // Too many pieces: either operand alone is still a superset of the intersection.
     KeySet& smaller = a.boxes.size() <= b.boxes.size() ? a : b;
     smaller.exact = false;
     return std::move(smaller);
   }
-  KeySet out;
+  if (a.boxes.size() == 1 && b.boxes.size() == 1) {
+    // The usual `and` of two single boxes: narrowed in place.
+    Box& box = a.boxes.front();
+    box = Box{Intersect(box.pk, b.boxes.front().pk), Intersect(box.rk, b.boxes.front().rk)};
+    if (box.pk.IsEmpty() || box.rk.IsEmpty()) a.boxes.clear();
+    a.exact = a.boxes.empty() || (a.exact && b.exact);
+    return a;
+  }
+  KeySet out = planning.None();
   out.exact = a.exact && b.exact;
   for (const Box& x : a.boxes) {
     for (const Box& y : b.boxes) {
       Box box{Intersect(x.pk, y.pk), Intersect(x.rk, y.rk)};
-      if (!box.pk.IsEmpty() && !box.rk.IsEmpty()) out.boxes.push_back(std::move(box));
+      if (!box.pk.IsEmpty() && !box.rk.IsEmpty()) out.boxes.push_back(box);
     }
   }
   // A superset that is empty proves the true set empty too.
@@ -168,27 +211,27 @@ KeySet IntersectSets(KeySet a, KeySet b) {
   return out;
 }
 
-KeySet PlanExpr(const Expr& expr, bool negated, const KeyNames& keys) {
+KeySet PlanExpr(const Expr& expr, bool negated, Planning& planning) {
   switch (expr.kind) {
     case Expr::Kind::kCompare:
-      return PlanComparison(expr, negated, keys);
+      return PlanComparison(expr, negated, planning);
     case Expr::Kind::kConstant:
       // Every key or none, exactly: `false` plans to nothing, `true and RowKey eq '1'` to the
       // RowKey condition alone.
-      return expr.constant != negated ? All(true) : KeySet{};
+      return expr.constant != negated ? planning.All(true) : planning.None();
     case Expr::Kind::kNot:
-      return PlanExpr(*expr.left, !negated, keys);
+      return PlanExpr(*expr.left, !negated, planning);
     case Expr::Kind::kAnd:
     case Expr::Kind::kOr: {
-      KeySet left = PlanExpr(*expr.left, negated, keys);
-      KeySet right = PlanExpr(*expr.right, negated, keys);
+      KeySet left = PlanExpr(*expr.left, negated, planning);
+      KeySet right = PlanExpr(*expr.right, negated, planning);
       // De Morgan: under a negation `and` becomes `or` and vice versa.
       const bool unite = (expr.kind == Expr::Kind::kOr) != negated;
-      return unite ? Unite(std::move(left), std::move(right))
-                   : IntersectSets(std::move(left), std::move(right));
+      return unite ? Unite(std::move(left), std::move(right), planning)
+                   : IntersectSets(std::move(left), std::move(right), planning);
     }
   }
-  return All(false);
+  return planning.All(false);
 }
 
 // The key range covering a box. A RowKey interval only bounds the range where the PartitionKey
@@ -199,19 +242,19 @@ KeyRange RangeOf(const Box& box, bool* exact) {
   KeyRange range;
   if (box.pk.lo) {
     KeyBound& lower = range.lower.emplace();
-    lower.partition_key = box.pk.lo->value;
+    lower.partition_key.assign(box.pk.lo->value);
     lower.inclusive = box.pk.lo->inclusive;
     if (box.pk.lo->inclusive && box.rk.lo) {
-      lower.row_key = box.rk.lo->value;
+      lower.row_key.emplace(box.rk.lo->value);
       lower.inclusive = box.rk.lo->inclusive;
     }
   }
   if (box.pk.hi) {
     KeyBound& upper = range.upper.emplace();
-    upper.partition_key = box.pk.hi->value;
+    upper.partition_key.assign(box.pk.hi->value);
     upper.inclusive = box.pk.hi->inclusive;
     if (box.pk.hi->inclusive && box.rk.hi) {
-      upper.row_key = box.rk.hi->value;
+      upper.row_key.emplace(box.rk.hi->value);
       upper.inclusive = box.rk.hi->inclusive;
     }
   }
@@ -221,7 +264,8 @@ KeyRange RangeOf(const Box& box, bool* exact) {
 }  // namespace
 
 KeyCover CoverKeys(const Expr* expr, const KeyNames& keys) {
-  const KeySet set = expr ? PlanExpr(*expr, false, keys) : All(true);
+  Planning planning(keys);
+  const KeySet set = expr ? PlanExpr(*expr, false, planning) : planning.All(true);
   KeyCover cover;
   cover.exact = set.exact;
   cover.ranges.reserve(set.boxes.size());
