@@ -118,12 +118,12 @@ CompareOp Mirror(CompareOp op) {
   return op;
 }
 
-std::unique_ptr<Expr> Expr::Compare(std::string property, CompareOp op, Literal literal,
+std::unique_ptr<Expr> Expr::Compare(std::string_view property, CompareOp op, Literal&& literal,
                                     std::size_t offset) {
   auto expr = std::make_unique<Expr>();
   expr->kind = Kind::kCompare;
   expr->offset = offset;
-  expr->property = std::move(property);
+  expr->property = property;
   expr->op = op;
   expr->literal = std::move(literal);
   return expr;

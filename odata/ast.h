@@ -38,8 +38,8 @@ class Expr {
  public:
   enum class Kind : std::uint8_t { kCompare, kAnd, kOr, kNot, kConstant };
 
-  static std::unique_ptr<Expr> Compare(std::string property, CompareOp op, Literal literal,
-                                       std::size_t offset);
+  static std::unique_ptr<Expr> Compare(std::string_view property, CompareOp op,
+                                       Literal&& literal, std::size_t offset);
   static std::unique_ptr<Expr> Binary(Kind kind, std::unique_ptr<Expr> left,
                                       std::unique_ptr<Expr> right, std::size_t offset);
   static std::unique_ptr<Expr> Not(std::unique_ptr<Expr> operand, std::size_t offset);

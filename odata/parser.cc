@@ -53,13 +53,26 @@ std::optional<EdmType> LiteralType(TokenKind kind) {
   }
 }
 
-// One side of a comparison: a property name or a literal.
+// One side of a comparison: a property name or a literal, read from its token when the
+// comparison is built (so the text is copied once, into the tree).
 struct Operand {
-  bool is_property = false;
-  std::string name;  // when is_property
-  Literal literal;   // otherwise
-  std::size_t offset = 0;
+  const Token* token = nullptr;
+  EdmType type = EdmType::kString;  // a literal's type; unused for a property
+  bool is_property() const { return token->kind == TokenKind::kIdentifier; }
+  std::size_t offset() const { return token->offset; }
 };
+
+Literal MakeLiteral(const Operand& operand) {
+  Literal literal;
+  literal.type = operand.type;
+  literal.offset = operand.offset();
+  if (operand.type == EdmType::kBoolean) {
+    literal.text = TokenKindName(operand.token->kind);
+  } else {
+    literal.text = operand.token->text;
+  }
+  return literal;
+}
 
 class Parser {
  public:
@@ -155,24 +168,23 @@ class Parser {
     if (!left) return tl::unexpected(std::move(left.error()));
     const std::optional<CompareOp> op = AsCompareOp(Peek().kind);
     if (!op) {
-      if (left->is_property && IsUnsupportedOData(Peek())) return NotImplemented(*left);
+      if (left->is_property() && IsUnsupportedOData(Peek())) return NotImplemented(*left);
       return Unexpected("a comparison operator (eq ne gt ge lt le)");
     }
     Take();
     Result<Operand> right = ParseOperand();
     if (!right) return tl::unexpected(std::move(right.error()));
     // Azure: spec §6.1/§6.3 — one side of every comparison is a property, the other a constant.
-    if (left->is_property && right->is_property) {
-      return FilterError(right->offset, "comparing two properties is not supported");
+    if (left->is_property() && right->is_property()) {
+      return FilterError(right->offset(), "comparing two properties is not supported");
     }
-    if (!left->is_property && !right->is_property) {
-      return FilterError(left->offset, "a comparison needs a property on one side");
+    if (!left->is_property() && !right->is_property()) {
+      return FilterError(left->offset(), "a comparison needs a property on one side");
     }
-    if (left->is_property) {
-      return Expr::Compare(std::move(left->name), *op, std::move(right->literal), left->offset);
+    if (left->is_property()) {
+      return Expr::Compare(left->token->text, *op, MakeLiteral(*right), left->offset());
     }
-    return Expr::Compare(std::move(right->name), Mirror(*op), std::move(left->literal),
-                         left->offset);
+    return Expr::Compare(right->token->text, Mirror(*op), MakeLiteral(*left), left->offset());
   }
 
   // Azure: spec §6.1 — OData v3 syntax the service does not implement (501 NotImplemented): a
@@ -189,34 +201,24 @@ class Parser {
   // Azure: spec §6.1 — functions and arithmetic are not supported; (rec.) 501 NotImplemented.
   tl::unexpected<Error> NotImplemented(const Operand& left) const {
     const Token& token = Peek();
-    const std::string what = token.kind == TokenKind::kOpenParen ? "function '" + left.name + "'"
-                                                                 : "operator '" + token.text + "'";
+    const std::string what = token.kind == TokenKind::kOpenParen
+                                 ? "function '" + left.token->text + "'"
+                                 : "operator '" + token.text + "'";
     return Fail(ErrorCode::kNotImplemented, "The " + what + " at position " +
-                                                std::to_string(left.offset) +
+                                                std::to_string(left.offset()) +
                                                 " is not supported in a $filter.");
   }
 
   Result<Operand> ParseOperand() {
     const Token& token = Peek();
-    Operand operand;
-    operand.offset = token.offset;
-    if (token.kind == TokenKind::kIdentifier) {
-      operand.is_property = true;
-      operand.name = Take().text;
-      return operand;
-    }
+    if (token.kind == TokenKind::kIdentifier) return Operand{&Take(), EdmType::kString};
     if (token.kind == TokenKind::kNull) {
       // Azure: spec §6.1 — null is not allowed in a filter (400 InvalidInput).
       return FilterError(token.offset, "null is not supported in a filter");
     }
     const std::optional<EdmType> type = LiteralType(token.kind);
     if (!type) return Unexpected("a property name or a literal");
-    operand.literal.type = *type;
-    operand.literal.offset = token.offset;
-    operand.literal.text =
-        *type == EdmType::kBoolean ? std::string(TokenKindName(token.kind)) : token.text;
-    Take();
-    return operand;
+    return Operand{&Take(), *type};
   }
 
   const std::vector<Token>& tokens_;
