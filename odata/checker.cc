@@ -55,7 +55,7 @@ std::optional<double> ParseDouble(std::string_view text) {
 // Fills `literal.value` from `literal.text`.
 Result<void> Decode(Literal& literal, std::string_view text) {
   const std::string& s = literal.text;
-  EdmValue value;
+  EdmValue& value = literal.value;  // set in place, and only once the text is known good
   switch (literal.type) {
     case EdmType::kString:
       value = EdmValue::String(s);
@@ -103,7 +103,6 @@ Result<void> Decode(Literal& literal, std::string_view text) {
       break;
     }
   }
-  literal.value = std::move(value);
   literal.decoded = true;
   return {};
 }

@@ -14,8 +14,14 @@ Result<Filter> Filter::Parse(std::string_view text) {
   if (!parsed) return tl::unexpected(std::move(parsed.error()));
   Result<std::unique_ptr<Expr>> checked = Check(std::move(*parsed), text);
   if (!checked) return tl::unexpected(std::move(checked.error()));
-  return Filter(std::shared_ptr<const Expr>(std::move(*checked)));
+  return Filter(std::move(*checked));
 }
+
+// Out of line: Expr is complete only here.
+Filter::Filter(std::unique_ptr<const Expr> root) : root_(std::move(root)) {}
+Filter::Filter(Filter&&) noexcept = default;
+Filter& Filter::operator=(Filter&&) noexcept = default;
+Filter::~Filter() = default;
 
 bool Filter::Matches(const PropertySource& row) const { return Evaluate(*root_, row); }
 

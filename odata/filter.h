@@ -15,9 +15,14 @@ namespace malachite::odata {
 
 class Expr;  // the parsed tree (ast.h)
 
-// A parsed and checked filter, ready to evaluate. Immutable; shareable across threads.
+// A parsed and checked filter, ready to evaluate. Immutable (shareable across threads by
+// reference); move-only, and a move keeps root() where it is.
 class Filter {
  public:
+  Filter(Filter&&) noexcept;
+  Filter& operator=(Filter&&) noexcept;
+  ~Filter();
+
   // Runs lexer, parser and checker. Errors: kInvalidInput with a message naming the byte offset
   // of the problem (the service's 400), or the code spec §6.3 names for the case (e.g. too many
   // comparisons, Int32 literal out of range); kNotImplemented for functions and arithmetic
@@ -38,8 +43,8 @@ class Filter {
   const Expr& root() const { return *root_; }
 
  private:
-  explicit Filter(std::shared_ptr<const Expr> root) : root_(std::move(root)) {}
-  std::shared_ptr<const Expr> root_;
+  explicit Filter(std::unique_ptr<const Expr> root);
+  std::unique_ptr<const Expr> root_;
 };
 
 }  // namespace malachite::odata
