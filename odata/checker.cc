@@ -126,9 +126,9 @@ Result<void> CheckNode(Expr& expr, std::string_view text, std::size_t& compariso
 
 }  // namespace
 
-Result<std::unique_ptr<Expr>> Check(std::unique_ptr<Expr> tree, std::string_view text) {
+Result<ExprTree> Check(ExprTree tree, std::string_view text) {
   std::size_t comparisons = 0;
-  Result<void> checked = CheckNode(*tree, text, comparisons);
+  Result<void> checked = CheckNode(tree.root(), text, comparisons);
   if (!checked) return tl::unexpected(std::move(checked.error()));
   return tree;
 }

@@ -74,15 +74,42 @@ Literal MakeLiteral(const Operand& operand) {
   return literal;
 }
 
+// An upper bound on the nodes a parse of `tokens` makes: each node takes a token of its own (a
+// comparison its operator, and/or/not their keyword, a constant its true/false).
+std::size_t MaxNodes(const std::vector<Token>& tokens) {
+  std::size_t nodes = 0;
+  for (const Token& token : tokens) {
+    switch (token.kind) {
+      case TokenKind::kEq:
+      case TokenKind::kNe:
+      case TokenKind::kGt:
+      case TokenKind::kGe:
+      case TokenKind::kLt:
+      case TokenKind::kLe:
+      case TokenKind::kAnd:
+      case TokenKind::kOr:
+      case TokenKind::kNot:
+      case TokenKind::kTrue:
+      case TokenKind::kFalse:
+        ++nodes;
+        break;
+      default:
+        break;
+    }
+  }
+  return nodes;
+}
+
 class Parser {
  public:
-  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens) {}
+  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens), tree_(MaxNodes(tokens)) {}
 
-  Result<std::unique_ptr<Expr>> Run() {
-    Result<std::unique_ptr<Expr>> root = ParseOr(0);
-    if (!root) return root;
+  Result<ExprTree> Run() && {
+    Result<Expr*> root = ParseOr(0);
+    if (!root) return tl::unexpected(std::move(root.error()));
     if (Peek().kind != TokenKind::kEnd) return Unexpected("'and', 'or' or the end of the filter");
-    return root;
+    tree_.set_root(*root);
+    return std::move(tree_);
   }
 
  private:
@@ -99,42 +126,42 @@ class Parser {
                                          std::string(TokenKindName(token.kind)) + "'");
   }
 
-  Result<std::unique_ptr<Expr>> ParseOr(std::size_t depth) {
-    Result<std::unique_ptr<Expr>> left = ParseAnd(depth);
+  Result<Expr*> ParseOr(std::size_t depth) {
+    Result<Expr*> left = ParseAnd(depth);
     while (left && Peek().kind == TokenKind::kOr) {
       const std::size_t offset = Take().offset;
-      Result<std::unique_ptr<Expr>> right = ParseAnd(depth);
+      Result<Expr*> right = ParseAnd(depth);
       if (!right) return right;
-      left = Expr::Binary(Expr::Kind::kOr, std::move(*left), std::move(*right), offset);
+      left = tree_.Binary(Expr::Kind::kOr, *left, *right, offset);
     }
     return left;
   }
 
-  Result<std::unique_ptr<Expr>> ParseAnd(std::size_t depth) {
-    Result<std::unique_ptr<Expr>> left = ParseUnary(depth);
+  Result<Expr*> ParseAnd(std::size_t depth) {
+    Result<Expr*> left = ParseUnary(depth);
     while (left && Peek().kind == TokenKind::kAnd) {
       const std::size_t offset = Take().offset;
-      Result<std::unique_ptr<Expr>> right = ParseUnary(depth);
+      Result<Expr*> right = ParseUnary(depth);
       if (!right) return right;
-      left = Expr::Binary(Expr::Kind::kAnd, std::move(*left), std::move(*right), offset);
+      left = tree_.Binary(Expr::Kind::kAnd, *left, *right, offset);
     }
     return left;
   }
 
-  Result<std::unique_ptr<Expr>> ParseUnary(std::size_t depth) {
+  Result<Expr*> ParseUnary(std::size_t depth) {
     if (depth >= kMaxNestingDepth) {
       return FilterError(Peek().offset,
                          "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels");
     }
     if (Peek().kind == TokenKind::kNot) {
       const std::size_t offset = Take().offset;
-      Result<std::unique_ptr<Expr>> operand = ParseUnary(depth + 1);
+      Result<Expr*> operand = ParseUnary(depth + 1);
       if (!operand) return operand;
-      return Expr::Not(std::move(*operand), offset);
+      return tree_.Not(*operand, offset);
     }
     if (Peek().kind == TokenKind::kOpenParen) {
       const std::size_t open = Take().offset;
-      Result<std::unique_ptr<Expr>> inner = ParseOr(depth + 1);
+      Result<Expr*> inner = ParseOr(depth + 1);
       if (!inner) return inner;
       if (Peek().kind != TokenKind::kCloseParen) {
         return Unexpected("')' closing the '(' at position " + std::to_string(open));
@@ -148,7 +175,7 @@ class Parser {
   // A comparison, or a boolean literal standing alone. Azure: spec §6.1 — `$filter=false` (the
   // health checks' probe), `true and RowKey eq '1'` and the .NET PredicateBuilder's `false or ...`
   // are accepted by the service.
-  Result<std::unique_ptr<Expr>> ParseCondition() {
+  Result<Expr*> ParseCondition() {
     if (++conditions_ > kMaxParsedConditions) {
       return FilterError(Peek().offset, "more than " + std::to_string(kMaxParsedConditions) +
                                             " comparisons and constants");
@@ -158,12 +185,12 @@ class Parser {
     // Not the last token, so the next one exists (the list ends with kEnd).
     if (boolean && !AsCompareOp(tokens_[pos_ + 1].kind)) {
       Take();
-      return Expr::Constant(token.kind == TokenKind::kTrue, token.offset);
+      return tree_.Constant(token.kind == TokenKind::kTrue, token.offset);
     }
     return ParseComparison();
   }
 
-  Result<std::unique_ptr<Expr>> ParseComparison() {
+  Result<Expr*> ParseComparison() {
     Result<Operand> left = ParseOperand();
     if (!left) return tl::unexpected(std::move(left.error()));
     const std::optional<CompareOp> op = AsCompareOp(Peek().kind);
@@ -182,9 +209,9 @@ class Parser {
       return FilterError(left->offset(), "a comparison needs a property on one side");
     }
     if (left->is_property()) {
-      return Expr::Compare(left->token->text, *op, MakeLiteral(*right), left->offset());
+      return tree_.Compare(left->token->text, *op, MakeLiteral(*right), left->offset());
     }
-    return Expr::Compare(right->token->text, Mirror(*op), MakeLiteral(*left), left->offset());
+    return tree_.Compare(right->token->text, Mirror(*op), MakeLiteral(*left), left->offset());
   }
 
   // Azure: spec §6.1 — OData v3 syntax the service does not implement (501 NotImplemented): a
@@ -222,20 +249,21 @@ class Parser {
   }
 
   const std::vector<Token>& tokens_;
+  ExprTree tree_;
   std::size_t pos_ = 0;
   std::size_t conditions_ = 0;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens) {
+Result<ExprTree> ParseTokens(const std::vector<Token>& tokens) {
   if (tokens.empty() || tokens.back().kind != TokenKind::kEnd) {
     return FilterError(0, "token list does not end with End");
   }
   return Parser(tokens).Run();
 }
 
-Result<std::unique_ptr<Expr>> ParseExpr(std::string_view text) {
+Result<ExprTree> ParseExpr(std::string_view text) {
   Result<std::vector<Token>> tokens = Lex(text);
   if (!tokens) return tl::unexpected(std::move(tokens.error()));
   return ParseTokens(*tokens);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -32,9 +32,10 @@ inline constexpr std::size_t kMaxParsedConditions = 256;
 // `null` (Azure: spec §6.1), nesting deeper than kMaxNestingDepth, more than
 // kMaxParsedConditions comparisons and constants. kNotImplemented for OData syntax the service does
 // not support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
-Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens);
+// The tree's nodes are allocated in one block (their number is bounded from the tokens).
+Result<ExprTree> ParseTokens(const std::vector<Token>& tokens);
 
 // Lex + ParseTokens.
-Result<std::unique_ptr<Expr>> ParseExpr(std::string_view text);
+Result<ExprTree> ParseExpr(std::string_view text);
 
 }  // namespace malachite::odata
