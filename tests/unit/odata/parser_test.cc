@@ -158,5 +158,22 @@ TEST_CASE("parser: a boolean literal stands alone wherever a condition may", "[o
         "found the end");
 }
 
+TEST_CASE("parser: nodes past an ExprTree's reserved block stay where they were made",
+          "[odata][parser]") {
+  ExprTree tree(1);
+  Literal one;
+  one.type = EdmType::kInt32;
+  one.text = "1";
+  Expr* a = tree.Compare("a", CompareOp::kEq, std::move(one), 0);
+  Literal two;
+  two.type = EdmType::kString;
+  two.text = "x";
+  Expr* b = tree.Compare("b", CompareOp::kLt, std::move(two), 11);
+  tree.set_root(tree.Not(tree.Binary(Expr::Kind::kAnd, a, b, 7), 0));
+  const ExprTree moved = std::move(tree);
+  CHECK(moved->Dump() == "(not (and (eq a 1:Int32) (lt b 'x')))");
+  CHECK(moved.root().left->right == b);
+}
+
 }  // namespace
 }  // namespace malachite::odata
