@@ -54,14 +54,15 @@ std::optional<EdmType> LiteralType(TokenKind kind) {
 }
 
 // One side of a comparison: a property name or a literal, read from its token when the
-// comparison is built (so the text is copied once, into the tree).
+// comparison is built (the parser owns the tokens, so a literal's text moves into the tree).
 struct Operand {
-  const Token* token = nullptr;
+  Token* token = nullptr;
   EdmType type = EdmType::kString;  // a literal's type; unused for a property
   bool is_property() const { return token->kind == TokenKind::kIdentifier; }
   std::size_t offset() const { return token->offset; }
 };
 
+// Takes the token's text.
 Literal MakeLiteral(const Operand& operand) {
   Literal literal;
   literal.type = operand.type;
@@ -69,7 +70,7 @@ Literal MakeLiteral(const Operand& operand) {
   if (operand.type == EdmType::kBoolean) {
     literal.text = TokenKindName(operand.token->kind);
   } else {
-    literal.text = operand.token->text;
+    literal.text = std::move(operand.token->text);
   }
   return literal;
 }
@@ -102,7 +103,7 @@ std::size_t MaxNodes(const std::vector<Token>& tokens) {
 
 class Parser {
  public:
-  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens), tree_(MaxNodes(tokens)) {}
+  explicit Parser(std::vector<Token>& tokens) : tokens_(tokens), tree_(MaxNodes(tokens)) {}
 
   Result<ExprTree> Run() && {
     Result<Expr*> root = ParseOr(0);
@@ -115,7 +116,7 @@ class Parser {
  private:
   const Token& Peek() const { return tokens_[pos_]; }
   // Never moves past the final kEnd token.
-  const Token& Take() { return tokens_[pos_ + 1 < tokens_.size() ? pos_++ : pos_]; }
+  Token& Take() { return tokens_[pos_ + 1 < tokens_.size() ? pos_++ : pos_]; }
 
   tl::unexpected<Error> Unexpected(std::string_view expected) const {
     const Token& token = Peek();
@@ -248,7 +249,7 @@ class Parser {
     return Operand{&Take(), *type};
   }
 
-  const std::vector<Token>& tokens_;
+  std::vector<Token>& tokens_;
   ExprTree tree_;
   std::size_t pos_ = 0;
   std::size_t conditions_ = 0;
@@ -256,7 +257,7 @@ class Parser {
 
 }  // namespace
 
-Result<ExprTree> ParseTokens(const std::vector<Token>& tokens) {
+Result<ExprTree> ParseTokens(std::vector<Token> tokens) {
   if (tokens.empty() || tokens.back().kind != TokenKind::kEnd) {
     return FilterError(0, "token list does not end with End");
   }
@@ -266,7 +267,7 @@ Result<ExprTree> ParseTokens(const std::vector<Token>& tokens) {
 Result<ExprTree> ParseExpr(std::string_view text) {
   Result<std::vector<Token>> tokens = Lex(text);
   if (!tokens) return tl::unexpected(std::move(tokens.error()));
-  return ParseTokens(*tokens);
+  return ParseTokens(std::move(*tokens));
 }
 
 }  // namespace malachite::odata
