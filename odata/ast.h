@@ -29,7 +29,8 @@ CompareOp Mirror(CompareOp op);
 // The constant side of a comparison.
 struct Literal {
   EdmType type = EdmType::kString;  // the type the literal's spelling gives it (spec §6.1)
-  std::string text;                 // as lexed: string value, digits, or the body of x'…'
+  std::string text;                 // as lexed: string value, digits, or the body of x'…';
+                                    // a String's text moves into `value` when decoded
   std::size_t offset = 0;           // byte offset of the literal in the filter text
   bool decoded = false;             // set by the checker together with `value`
   EdmValue value;                   // the decoded value; valid only when `decoded`

@@ -58,7 +58,10 @@ Result<void> Decode(Literal& literal, std::string_view text) {
   EdmValue& value = literal.value;  // set in place, and only once the text is known good
   switch (literal.type) {
     case EdmType::kString:
-      value = EdmValue::String(s);
+      // The text is the value: moved, not copied (a key is often longer than a string keeps
+      // inline).
+      value = EdmValue::String(std::move(literal.text));
+      literal.text.clear();
       break;
     case EdmType::kBoolean:
       value = EdmValue::Boolean(s == "true");
