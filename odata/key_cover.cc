@@ -1,6 +1,7 @@
 #include "odata/key_cover.h"
 
 #include <array>
+#include <cstdint>
 #include <memory_resource>
 #include <optional>
 #include <string>
@@ -146,11 +147,23 @@ Intervals KeyIntervals(CompareOp op, std::string_view value) {
   return {{Interval{}}};
 }
 
-KeySet PlanComparison(const Expr& expr, bool negated, Planning& planning) {
-  const KeyNames& keys = planning.keys();
+// What one comparison says about the keys.
+struct KeyCondition {
+  enum Kind : std::uint8_t {
+    kNoNarrowing,  // not a key, or a literal no key range can be built from
+    kConstant,     // the same for every key: `holds`
+    kIntervals,    // the keys in `intervals`, on the PartitionKey (`on_pk`) or the RowKey
+  };
+  Kind kind = kNoNarrowing;
+  bool holds = false;
+  bool on_pk = true;
+  Intervals intervals;
+};
+
+KeyCondition ClassifyComparison(const Expr& expr, bool negated, const KeyNames& keys) {
   const bool on_pk = expr.property == keys.first;
   if (!on_pk && (keys.second.empty() || expr.property != keys.second)) {
-    return planning.All(false);  // not a key: no narrowing
+    return {};  // not a key: no narrowing
   }
   const Literal& literal = expr.literal;
   if (literal.type != EdmType::kString) {
@@ -158,19 +171,49 @@ KeySet PlanComparison(const Expr& expr, bool negated, Planning& planning) {
     // constant for every entity (the evaluator's cross-type rule): everything or nothing.
     PropertyView key;  // an empty String; the value does not matter across types
     const bool holds = CompareValues(key, expr.op, literal.value) != negated;
-    return holds ? planning.All(true) : planning.None();
+    return {KeyCondition::kConstant, holds, on_pk, {}};
   }
-  if (!UsableKeyLiteral(literal)) return planning.All(false);
+  if (!UsableKeyLiteral(literal)) return {};
+  return {KeyCondition::kIntervals, false, on_pk,
+          KeyIntervals(negated ? Negate(expr.op) : expr.op, literal.value.bytes)};
+}
+
+KeySet PlanComparison(const Expr& expr, bool negated, Planning& planning) {
+  const KeyCondition condition = ClassifyComparison(expr, negated, planning.keys());
+  if (condition.kind == KeyCondition::kNoNarrowing) return planning.All(false);
+  if (condition.kind == KeyCondition::kConstant) {
+    return condition.holds ? planning.All(true) : planning.None();
+  }
   KeySet set = planning.None();
-  const Intervals intervals =
-      KeyIntervals(negated ? Negate(expr.op) : expr.op, literal.value.bytes);
-  for (std::size_t i = 0; i < intervals.count; ++i) {
-    const Interval& interval = intervals.items[i];
+  for (std::size_t i = 0; i < condition.intervals.count; ++i) {
+    const Interval& interval = condition.intervals.items[i];
     if (interval.IsEmpty()) continue;  // e.g. `RowKey lt ''`
     Box& box = set.boxes.emplace_back();
-    (on_pk ? box.pk : box.rk) = interval;
+    (condition.on_pk ? box.pk : box.rk) = interval;
   }
   return set;
+}
+
+// `set` (a single box) and `expr`, computed in place when `expr` is a comparison that narrows to
+// one interval or not at all: the usual and-chain of key conditions, planned without a set per
+// comparison. False (and `set` untouched) when `expr` needs the general IntersectSets.
+bool NarrowInPlace(KeySet& set, const Expr& expr, bool negated, const KeyNames& keys) {
+  if (expr.kind != Expr::Kind::kCompare) return false;
+  const KeyCondition condition = ClassifyComparison(expr, negated, keys);
+  if (condition.kind == KeyCondition::kNoNarrowing) {
+    set.exact = false;  // the and with everything, inexactly
+    return true;
+  }
+  if (condition.kind != KeyCondition::kIntervals || condition.intervals.count != 1) return false;
+  const Interval& interval = condition.intervals.items[0];
+  Interval& side = condition.on_pk ? set.boxes.front().pk : set.boxes.front().rk;
+  side = Intersect(side, interval);
+  if (interval.IsEmpty() || side.IsEmpty()) {
+    // A superset that is empty proves the true set empty too.
+    set.boxes.clear();
+    set.exact = true;
+  }
+  return true;
 }
 
 KeySet Unite(KeySet a, KeySet b, Planning& planning) {
@@ -223,10 +266,14 @@ KeySet PlanExpr(const Expr& expr, bool negated, Planning& planning) {
       return PlanExpr(*expr.left, !negated, planning);
     case Expr::Kind::kAnd:
     case Expr::Kind::kOr: {
-      KeySet left = PlanExpr(*expr.left, negated, planning);
-      KeySet right = PlanExpr(*expr.right, negated, planning);
       // De Morgan: under a negation `and` becomes `or` and vice versa.
       const bool unite = (expr.kind == Expr::Kind::kOr) != negated;
+      KeySet left = PlanExpr(*expr.left, negated, planning);
+      if (!unite && left.boxes.size() == 1 &&
+          NarrowInPlace(left, *expr.right, negated, planning.keys())) {
+        return left;
+      }
+      KeySet right = PlanExpr(*expr.right, negated, planning);
       return unite ? Unite(std::move(left), std::move(right), planning)
                    : IntersectSets(std::move(left), std::move(right), planning);
     }
