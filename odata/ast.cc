@@ -118,38 +118,43 @@ CompareOp Mirror(CompareOp op) {
   return op;
 }
 
-std::unique_ptr<Expr> Expr::Compare(std::string property, CompareOp op, Literal literal,
-                                    std::size_t offset) {
-  auto expr = std::make_unique<Expr>();
-  expr->kind = Kind::kCompare;
+Expr* ExprTree::Make() {
+  // Growing the block would move the nodes made so far, to which other nodes point.
+  if (nodes_.size() < nodes_.capacity()) return &nodes_.emplace_back();
+  return overflow_.emplace_back(std::make_unique<Expr>()).get();
+}
+
+Expr* ExprTree::Compare(std::string_view property, CompareOp op, Literal&& literal,
+                        std::size_t offset) {
+  Expr* expr = Make();
+  expr->kind = Expr::Kind::kCompare;
   expr->offset = offset;
-  expr->property = std::move(property);
+  expr->property = property;
   expr->op = op;
   expr->literal = std::move(literal);
   return expr;
 }
 
-std::unique_ptr<Expr> Expr::Binary(Kind kind, std::unique_ptr<Expr> left,
-                                   std::unique_ptr<Expr> right, std::size_t offset) {
-  auto expr = std::make_unique<Expr>();
+Expr* ExprTree::Binary(Expr::Kind kind, Expr* left, Expr* right, std::size_t offset) {
+  Expr* expr = Make();
   expr->kind = kind;
   expr->offset = offset;
-  expr->left = std::move(left);
-  expr->right = std::move(right);
+  expr->left = left;
+  expr->right = right;
   return expr;
 }
 
-std::unique_ptr<Expr> Expr::Not(std::unique_ptr<Expr> operand, std::size_t offset) {
-  auto expr = std::make_unique<Expr>();
-  expr->kind = Kind::kNot;
+Expr* ExprTree::Not(Expr* operand, std::size_t offset) {
+  Expr* expr = Make();
+  expr->kind = Expr::Kind::kNot;
   expr->offset = offset;
-  expr->left = std::move(operand);
+  expr->left = operand;
   return expr;
 }
 
-std::unique_ptr<Expr> Expr::Constant(bool value, std::size_t offset) {
-  auto expr = std::make_unique<Expr>();
-  expr->kind = Kind::kConstant;
+Expr* ExprTree::Constant(bool value, std::size_t offset) {
+  Expr* expr = Make();
+  expr->kind = Expr::Kind::kConstant;
   expr->offset = offset;
   expr->constant = value;
   return expr;

@@ -55,10 +55,13 @@ std::optional<double> ParseDouble(std::string_view text) {
 // Fills `literal.value` from `literal.text`.
 Result<void> Decode(Literal& literal, std::string_view text) {
   const std::string& s = literal.text;
-  EdmValue value;
+  EdmValue& value = literal.value;  // set in place, and only once the text is known good
   switch (literal.type) {
     case EdmType::kString:
-      value = EdmValue::String(s);
+      // The text is the value: moved, not copied (a key is often longer than a string keeps
+      // inline).
+      value = EdmValue::String(std::move(literal.text));
+      literal.text.clear();
       break;
     case EdmType::kBoolean:
       value = EdmValue::Boolean(s == "true");
@@ -103,7 +106,6 @@ Result<void> Decode(Literal& literal, std::string_view text) {
       break;
     }
   }
-  literal.value = std::move(value);
   literal.decoded = true;
   return {};
 }
@@ -127,9 +129,9 @@ Result<void> CheckNode(Expr& expr, std::string_view text, std::size_t& compariso
 
 }  // namespace
 
-Result<std::unique_ptr<Expr>> Check(std::unique_ptr<Expr> tree, std::string_view text) {
+Result<ExprTree> Check(ExprTree tree, std::string_view text) {
   std::size_t comparisons = 0;
-  Result<void> checked = CheckNode(*tree, text, comparisons);
+  Result<void> checked = CheckNode(tree.root(), text, comparisons);
   if (!checked) return tl::unexpected(std::move(checked.error()));
   return tree;
 }

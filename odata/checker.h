@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string_view>
 
 #include "common/error.h"
@@ -23,6 +22,6 @@ inline constexpr std::size_t kMaxComparisons = 15;
 //     "Unrecognized 'Edm.Int32' literal '1498179600055' at '21' in '…'"), an Int64 outside
 //     Int64, a Double that overflows;
 //   - a malformed datetime'…' (ISO-8601, spec §5.2), guid'…' or X'…' (odd count or non-hex).
-Result<std::unique_ptr<Expr>> Check(std::unique_ptr<Expr> tree, std::string_view text);
+Result<ExprTree> Check(ExprTree tree, std::string_view text);
 
 }  // namespace malachite::odata

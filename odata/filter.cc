@@ -10,15 +10,15 @@
 namespace malachite::odata {
 
 Result<Filter> Filter::Parse(std::string_view text) {
-  Result<std::unique_ptr<Expr>> parsed = ParseExpr(text);
+  Result<ExprTree> parsed = ParseExpr(text);
   if (!parsed) return tl::unexpected(std::move(parsed.error()));
-  Result<std::unique_ptr<Expr>> checked = Check(std::move(*parsed), text);
+  Result<ExprTree> checked = Check(std::move(*parsed), text);
   if (!checked) return tl::unexpected(std::move(checked.error()));
-  return Filter(std::shared_ptr<const Expr>(std::move(*checked)));
+  return Filter(std::move(*checked));
 }
 
-bool Filter::Matches(const PropertySource& row) const { return Evaluate(*root_, row); }
+bool Filter::Matches(const PropertySource& row) const { return Evaluate(root(), row); }
 
-std::string Filter::Dump() const { return root_->Dump(); }
+std::string Filter::Dump() const { return root().Dump(); }
 
 }  // namespace malachite::odata

@@ -3,19 +3,19 @@
 // (lexer, parser, checker, evaluator); this header is what other modules use.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/error.h"
 #include "common/property_source.h"
+#include "odata/ast.h"
 
 namespace malachite::odata {
 
-class Expr;  // the parsed tree (ast.h)
-
-// A parsed and checked filter, ready to evaluate. Immutable; shareable across threads.
+// A parsed and checked filter, ready to evaluate. Immutable (shareable across threads by
+// reference); move-only, and a move keeps root() where it is.
 class Filter {
  public:
   // Runs lexer, parser and checker. Errors: kInvalidInput with a message naming the byte offset
@@ -35,11 +35,11 @@ class Filter {
   // Canonical printable form of the checked tree, for tests and logs.
   std::string Dump() const;
 
-  const Expr& root() const { return *root_; }
+  const Expr& root() const { return tree_.root(); }
 
  private:
-  explicit Filter(std::shared_ptr<const Expr> root) : root_(std::move(root)) {}
-  std::shared_ptr<const Expr> root_;
+  explicit Filter(ExprTree tree) : tree_(std::move(tree)) {}
+  ExprTree tree_;
 };
 
 }  // namespace malachite::odata

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -26,15 +26,17 @@ inline constexpr std::size_t kMaxParsedConditions = 256;
 // `not`, comparison, `and`, `or`; and/or are left-associative. A comparison has a property on one
 // side and a literal on the other; `literal op property` is returned mirrored as
 // `property Mirror(op) literal`. A boolean literal not followed by a comparison operator is a
-// constant condition (Expr::Constant). Literals are not decoded yet (that is the checker's job).
+// constant condition (a kConstant node). Literals are not decoded yet (that is the checker's job).
 // Errors: kInvalidInput naming the byte offset: unexpected token, missing ')', property on both
 // sides, literal on both sides, a bare property or a non-boolean literal without operator,
 // `null` (Azure: spec §6.1), nesting deeper than kMaxNestingDepth, more than
 // kMaxParsedConditions comparisons and constants. kNotImplemented for OData syntax the service does
 // not support: a function call (`startswith(...)`) or arithmetic (`add sub mul div mod`).
-Result<std::unique_ptr<Expr>> ParseTokens(const std::vector<Token>& tokens);
+// The tree's nodes are allocated in one block (their number is bounded from the tokens).
+// Takes the tokens so that literal texts move into the tree.
+Result<ExprTree> ParseTokens(std::vector<Token> tokens);
 
 // Lex + ParseTokens.
-Result<std::unique_ptr<Expr>> ParseExpr(std::string_view text);
+Result<ExprTree> ParseExpr(std::string_view text);
 
 }  // namespace malachite::odata

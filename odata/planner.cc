@@ -22,39 +22,40 @@ PlanKind KindOf(const std::vector<KeyRange>& ranges) {
   return PlanKind::kPartitionRange;
 }
 
+// What the top-level `and` conjuncts of a filter say about the keys.
+struct KeyConditions {
+  bool pk_eq = false, pk_range = false, rk_eq = false, rk_range = false;
+};
+
 // Azure: design guide "Design for querying" — the service narrows by the PartitionKey and RowKey
 // conditions joined by `and` at the top of the filter; an `or` does not give it key lookups.
-void CollectConjuncts(const Expr& expr, std::vector<const Expr*>& out) {
+void CollectConjuncts(const Expr& expr, KeyConditions& out) {
   if (expr.kind == Expr::Kind::kAnd) {
     CollectConjuncts(*expr.left, out);
     CollectConjuncts(*expr.right, out);
-  } else {
-    out.push_back(&expr);
+    return;
+  }
+  if (expr.kind != Expr::Kind::kCompare || expr.literal.type != EdmType::kString) return;
+  const bool eq = expr.op == CompareOp::kEq;
+  const bool ordering = expr.op != CompareOp::kEq && expr.op != CompareOp::kNe;
+  if (expr.property == "PartitionKey") {
+    out.pk_eq = out.pk_eq || eq;
+    out.pk_range = out.pk_range || ordering;
+  } else if (expr.property == "RowKey") {
+    out.rk_eq = out.rk_eq || eq;
+    out.rk_range = out.rk_range || ordering;
   }
 }
 
 ServiceClass ClassifyForService(const Filter* filter) {
   if (filter == nullptr) return ServiceClass::kTableScan;
-  std::vector<const Expr*> conjuncts;
-  CollectConjuncts(filter->root(), conjuncts);
-  bool pk_eq = false, pk_range = false, rk_eq = false, rk_range = false;
-  for (const Expr* c : conjuncts) {
-    if (c->kind != Expr::Kind::kCompare || c->literal.type != EdmType::kString) continue;
-    const bool eq = c->op == CompareOp::kEq;
-    const bool ordering = c->op != CompareOp::kEq && c->op != CompareOp::kNe;
-    if (c->property == "PartitionKey") {
-      pk_eq = pk_eq || eq;
-      pk_range = pk_range || ordering;
-    } else if (c->property == "RowKey") {
-      rk_eq = rk_eq || eq;
-      rk_range = rk_range || ordering;
-    }
+  KeyConditions keys;
+  CollectConjuncts(filter->root(), keys);
+  if (keys.pk_eq) {
+    if (keys.rk_eq) return ServiceClass::kPoint;
+    return keys.rk_range ? ServiceClass::kRowRange : ServiceClass::kPartitionScan;
   }
-  if (pk_eq) {
-    if (rk_eq) return ServiceClass::kPoint;
-    return rk_range ? ServiceClass::kRowRange : ServiceClass::kPartitionScan;
-  }
-  return pk_range ? ServiceClass::kPartitionRange : ServiceClass::kTableScan;
+  return keys.pk_range ? ServiceClass::kPartitionRange : ServiceClass::kTableScan;
 }
 
 // The filter dump with bytes outside printable ASCII as \xNN (it goes into a header).
@@ -128,7 +129,11 @@ ScanPlan ScanPlan::Build(const Filter* filter, std::string_view first_key,
                          std::string_view second_key) {
   ScanPlan plan;
   KeyCover cover = CoverKeys(filter ? &filter->root() : nullptr, KeyNames{first_key, second_key});
-  plan.ranges_ = NormalizeRanges(std::move(cover.ranges));
+  if (cover.ranges.size() == 1 && !cover.ranges.front().IsEmpty()) {
+    plan.ranges_ = std::move(cover.ranges);  // already normal: skips NormalizeRanges' copy
+  } else {
+    plan.ranges_ = NormalizeRanges(std::move(cover.ranges));
+  }
   plan.kind_ = KindOf(plan.ranges_);
   plan.residual_ = cover.exact ? nullptr : filter;
   return plan;

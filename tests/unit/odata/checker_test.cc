@@ -8,7 +8,7 @@ namespace malachite::odata {
 namespace {
 
 std::string CheckDump(std::string_view text) {
-  Result<std::unique_ptr<Expr>> expr = ParseExpr(text);
+  Result<ExprTree> expr = ParseExpr(text);
   if (expr) expr = Check(std::move(*expr), text);
   if (!expr) return "error: " + expr.error().message;
   return (*expr)->Dump();
@@ -34,9 +34,9 @@ TEST_CASE("checker: literals print from their decoded values", "[odata][checker]
 
 TEST_CASE("checker: an integer outside Int32 without L is refused in ODataLib's words",
           "[odata][checker]") {
-  Result<std::unique_ptr<Expr>> expr = ParseExpr("Timestamp ge 1498179600055");
+  Result<ExprTree> expr = ParseExpr("Timestamp ge 1498179600055");
   REQUIRE(expr.has_value());
-  Result<std::unique_ptr<Expr>> checked = Check(std::move(*expr), "Timestamp ge 1498179600055");
+  Result<ExprTree> checked = Check(std::move(*expr), "Timestamp ge 1498179600055");
   REQUIRE_FALSE(checked.has_value());
   CHECK(checked.error().code == ErrorCode::kInvalidInput);
   CHECK(checked.error().message ==

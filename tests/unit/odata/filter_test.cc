@@ -15,7 +15,7 @@ Filter MustParse(std::string_view text) {
   Result<Filter> filter = Filter::Parse(text);
   INFO(text << " -> " << (filter ? std::string() : filter.error().message));
   REQUIRE(filter.has_value());
-  return *filter;
+  return std::move(*filter);
 }
 
 TEST_CASE("filter: Query Tables filters on TableName select by exact name and by prefix range",

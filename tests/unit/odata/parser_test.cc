@@ -6,7 +6,7 @@ namespace malachite::odata {
 namespace {
 
 std::string ParseDump(std::string_view text) {
-  Result<std::unique_ptr<Expr>> expr = ParseExpr(text);
+  Result<ExprTree> expr = ParseExpr(text);
   if (!expr) return "error: " + expr.error().message;
   return (*expr)->Dump();
 }
@@ -57,7 +57,7 @@ TEST_CASE("parser: the .NET SDK's fully parenthesised filter parses", "[odata][p
 }
 
 TEST_CASE("parser: comparisons on keys are identifiable for a planner", "[odata][parser]") {
-  Result<std::unique_ptr<Expr>> expr = ParseExpr("PartitionKey eq 'p' and 'r' le RowKey");
+  Result<ExprTree> expr = ParseExpr("PartitionKey eq 'p' and 'r' le RowKey");
   REQUIRE(expr.has_value());
   CHECK((*expr)->left->IsComparisonOn("PartitionKey"));
   CHECK((*expr)->right->IsComparisonOn("RowKey"));
@@ -96,12 +96,12 @@ TEST_CASE("parser: malformed filters fail with the offset of the problem", "[oda
 }
 
 TEST_CASE("parser: functions and arithmetic are NotImplemented", "[odata][parser]") {
-  Result<std::unique_ptr<Expr>> call = ParseExpr("startswith(RowKey, 'x') eq true");
+  Result<ExprTree> call = ParseExpr("startswith(RowKey, 'x') eq true");
   REQUIRE_FALSE(call.has_value());
   CHECK(call.error().code == ErrorCode::kNotImplemented);
   CHECK(call.error().message ==
         "The function 'startswith' at position 0 is not supported in a $filter.");
-  Result<std::unique_ptr<Expr>> add = ParseExpr("a eq 1 or Qty add 1 eq 5");
+  Result<ExprTree> add = ParseExpr("a eq 1 or Qty add 1 eq 5");
   REQUIRE_FALSE(add.has_value());
   CHECK(add.error().code == ErrorCode::kNotImplemented);
   CHECK(add.error().message == "The operator 'add' at position 10 is not supported in a $filter.");
@@ -156,6 +156,23 @@ TEST_CASE("parser: a boolean literal stands alone wherever a condition may", "[o
   CHECK(ParseDump("1") ==
         "error: Invalid $filter at position 1: expected a comparison operator (eq ne gt ge lt le), "
         "found the end");
+}
+
+TEST_CASE("parser: nodes past an ExprTree's reserved block stay where they were made",
+          "[odata][parser]") {
+  ExprTree tree(1);
+  Literal one;
+  one.type = EdmType::kInt32;
+  one.text = "1";
+  Expr* a = tree.Compare("a", CompareOp::kEq, std::move(one), 0);
+  Literal two;
+  two.type = EdmType::kString;
+  two.text = "x";
+  Expr* b = tree.Compare("b", CompareOp::kLt, std::move(two), 11);
+  tree.set_root(tree.Not(tree.Binary(Expr::Kind::kAnd, a, b, 7), 0));
+  const ExprTree moved = std::move(tree);
+  CHECK(moved->Dump() == "(not (and (eq a 1:Int32) (lt b 'x')))");
+  CHECK(moved.root().left->right == b);
 }
 
 }  // namespace
