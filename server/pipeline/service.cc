@@ -99,9 +99,10 @@ Result<void> Service::Run(Exchange& exchange) const {
   if (!version && !loose_) return tl::unexpected(version.error());
   exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
 
-  auto route = RouteRequest(exchange.request, host_routing_);
-  if (!route) return tl::unexpected(route.error());
-  exchange.route = std::move(*route);
+  // Routed in place: the connection's Route keeps its strings' capacity from request to request.
+  if (auto ok = RouteRequest(exchange.request, host_routing_, exchange.route); !ok) {
+    return tl::unexpected(ok.error());
+  }
   exchange.routed = true;
   const Route& r = exchange.route;
 
