@@ -9,6 +9,10 @@ namespace malachite::server {
 
 bool IsBatchTarget(std::string_view target) {
   const std::string_view path = target.substr(0, target.find('?'));
+  // Most targets are not: a look at the end spares scanning an entity path back to its '/'.
+  if (path.size() < 6 || !boost::beast::iequals(path.substr(path.size() - 5), "batch")) {
+    return false;
+  }
   const std::string_view last = path.substr(path.rfind('/') + 1);
   return last == "$batch" || boost::beast::iequals(last, "%24batch");
 }
