@@ -9,7 +9,7 @@ namespace malachite::server {
 namespace {
 
 // The handler's few headers plus the dozen Service::Decorate adds to every response.
-constexpr std::size_t kTypicalHeaderCount = 20;
+constexpr std::size_t kTypicalHeaderCount = 16;
 
 }  // namespace
 
