@@ -23,12 +23,9 @@ std::string_view DateValue(const Request& request) {
   return request.Find("Date").value_or(std::string_view{});
 }
 
-}  // namespace
-
-std::string CanonicalizedResource(const Route& route) {
+// Appends the CanonicalizedResource of `route` to `out`.
+void AppendCanonicalizedResource(const Route& route, std::string& out) {
   std::string_view path = route.raw_path;
-  std::string out;
-  out.reserve(1 + route.account.size() + path.size() + 16);
   out += '/';
   out += route.account;
   if (route.secondary && !route.host_style) {
@@ -45,26 +42,50 @@ std::string CanonicalizedResource(const Route& route) {
     out += "?comp=";
     out += *comp;
   }
+}
+
+// An upper bound of what AppendCanonicalizedResource appends, so that a string to sign is built
+// in one allocation.
+std::size_t CanonicalizedResourceBound(const Route& route) {
+  const std::string* comp = route.query.Find("comp");
+  return 1 + route.account.size() + route.raw_path.size() + (comp ? 6 + comp->size() : 0);
+}
+
+}  // namespace
+
+std::string CanonicalizedResource(const Route& route) {
+  std::string out;
+  out.reserve(CanonicalizedResourceBound(route));
+  AppendCanonicalizedResource(route, out);
   return out;
 }
 
 std::string SharedKeyStringToSign(const Request& request, const Route& route) {
-  std::string out = request.method;
+  const std::string_view md5 = request.Find("Content-MD5").value_or(std::string_view{});
+  const std::string_view type = request.Find("Content-Type").value_or(std::string_view{});
+  const std::string_view date = DateValue(request);
+  std::string out;
+  out.reserve(request.method.size() + md5.size() + type.size() + date.size() + 4 +
+              CanonicalizedResourceBound(route));
+  out += request.method;
   out += '\n';
-  out += request.Find("Content-MD5").value_or(std::string_view{});
+  out += md5;
   out += '\n';
-  out += request.Find("Content-Type").value_or(std::string_view{});
+  out += type;
   out += '\n';
-  out += DateValue(request);
+  out += date;
   out += '\n';
-  out += CanonicalizedResource(route);
+  AppendCanonicalizedResource(route, out);
   return out;
 }
 
 std::string SharedKeyLiteStringToSign(const Request& request, const Route& route) {
-  std::string out(DateValue(request));
+  const std::string_view date = DateValue(request);
+  std::string out;
+  out.reserve(date.size() + 1 + CanonicalizedResourceBound(route));
+  out += date;
   out += '\n';
-  out += CanonicalizedResource(route);
+  AppendCanonicalizedResource(route, out);
   return out;
 }
 

@@ -56,8 +56,11 @@ std::string AccountEndpoint(const Request& request, const Route& route,
   const bool usable = host && !host->empty() && std::all_of(host->begin(), host->end(), [](char c) {
                         return c > ' ' && c < 0x7f && c != '"' && c != '\\';
                       });
-  std::string url = request.secure ? "https://" : "http://";
-  url += usable ? *host : fallback_host;
+  const std::string_view authority = usable ? *host : fallback_host;
+  std::string url;
+  url.reserve(8 + authority.size() + 1 + route.account.size());  // one allocation
+  url += request.secure ? "https://" : "http://";
+  url += authority;
   if (!route.host_style) {
     url += '/';
     url += route.account;

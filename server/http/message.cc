@@ -6,6 +6,12 @@
 #include "common/encoding.h"
 
 namespace malachite::server {
+namespace {
+
+// The handler's few headers plus the dozen Service::Decorate adds to every response.
+constexpr std::size_t kTypicalHeaderCount = 16;
+
+}  // namespace
 
 std::optional<std::string_view> Request::Find(std::string_view name) const {
   for (const auto& header : headers) {
@@ -24,6 +30,9 @@ void Response::Set(std::string_view name, std::string value) {
   auto named = [name](const Header& header) { return AsciiIEquals(header.name, name); };
   auto first = std::find_if(headers.begin(), headers.end(), named);
   if (first == headers.end()) {
+    // A response carries a dozen headers or so (the handler's, then Service's common ones):
+    // room for them at once instead of growing 1, 2, 4, 8, 16, 32.
+    if (headers.capacity() == 0) headers.reserve(kTypicalHeaderCount);
     headers.push_back(Header{std::string(name), std::move(value)});
     return;
   }

@@ -56,10 +56,33 @@ std::string_view Parameter(std::string_view entry, std::string_view name) {
   return {};
 }
 
+// The header inputs of NegotiateMetadata; $format comes last, from the query.
+constexpr std::array<std::string_view, 4> kInputHeaders = {
+    "Content-Type", "Accept", "MaxDataServiceVersion", "DataServiceVersion"};
+
+using FoundInputs = std::array<std::optional<std::string_view>, kInputHeaders.size() + 1>;
+
+// The first value of each kInputHeaders name (as Request::Find reads it), in one pass over the
+// headers: names are told apart by their length before they are compared.
+void FindInputHeaders(const Request& request, FoundInputs& found) {
+  for (const Header& header : request.headers) {
+    for (std::size_t i = 0; i < kInputHeaders.size(); ++i) {
+      if (header.name.size() == kInputHeaders[i].size() && !found[i] &&
+          AsciiIEquals(header.name, kInputHeaders[i])) {
+        found[i] = header.value;
+        break;
+      }
+    }
+  }
+}
+
+// Indexes of FoundInputs, in the order of kInputHeaders.
+enum InputIndex : std::size_t { kContentType, kAccept, kMaxDataServiceVersion, kDataServiceVersion };
+
 // Azure: spec §13 — MaxDataServiceVersion wins over DataServiceVersion; absent means 3.0.
-bool DataServiceVersionAllowsJson(const Request& request) {
-  auto dsv = request.Find("MaxDataServiceVersion");
-  if (!dsv) dsv = request.Find("DataServiceVersion");
+bool DataServiceVersionAllowsJson(const FoundInputs& found) {
+  auto dsv = found[kMaxDataServiceVersion];
+  if (!dsv) dsv = found[kDataServiceVersion];
   if (!dsv || dsv->empty()) return true;
   std::string_view v = *dsv;
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
@@ -71,15 +94,16 @@ bool IsXmlOnly(Operation op) { return TraitsOf(op).body == OperationBody::kXml; 
 
 // Azure: spec §2.3 — XML operations on >= 2013-08-15 need an XML body and an Accept that
 // includes XML (a missing Accept is fine).
-Result<MetadataLevel> CheckXmlOperation(const Request& request, std::string_view version) {
+Result<MetadataLevel> CheckXmlOperation(const Request& request, const FoundInputs& found,
+                                        std::string_view version) {
   if (version < kJsonVersion) return MetadataLevel::kMinimal;
   std::string storage;
-  auto content_type = request.Find("Content-Type");
+  auto content_type = found[kContentType];
   if (!request.body.empty() && content_type && !content_type->empty() &&
       Normalize(*content_type, storage).find("xml") == std::string_view::npos) {
     return Fail(ErrorCode::kMediaTypeNotSupported);
   }
-  if (auto accept = request.Find("Accept"); accept && !accept->empty()) {
+  if (auto accept = found[kAccept]; accept && !accept->empty()) {
     const std::string_view list = Normalize(*accept, storage);
     if (list.find("xml") == std::string_view::npos && list.find("*/*") == std::string_view::npos &&
         list.find("application/*") == std::string_view::npos) {
@@ -110,7 +134,9 @@ Result<std::string_view> NegotiateVersion(const Request& request, DateTime now) 
 
 Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& route,
                                         std::string_view version) {
-  if (IsXmlOnly(route.op)) return CheckXmlOperation(request, version);
+  FoundInputs found;
+  FindInputHeaders(request, found);  // one pass instead of a Request::Find per header
+  if (IsXmlOnly(route.op)) return CheckXmlOperation(request, found, version);
   // Azure: spec §2.3 step 3 — the $batch envelope's Accept is irrelevant.
   if (route.op == Operation::kBatch || route.op == Operation::kPreflight) {
     return MetadataLevel::kMinimal;
@@ -118,14 +144,14 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
   const bool post_atom = version >= kNoAtomVersion;
   std::string storage;
   // Azure: spec §2.3 step 7 — an Atom request body.
-  if (auto content_type = request.Find("Content-Type");
+  if (auto content_type = found[kContentType];
       post_atom && content_type &&
       Normalize(*content_type, storage).find("atom") != std::string_view::npos) {
     return Fail(ErrorCode::kAtomFormatNotSupported);
   }
   const std::string* format = route.query.Find("$format");
   std::string_view raw = format != nullptr ? std::string_view(*format)
-                                           : request.Find("Accept").value_or(std::string_view{});
+                                           : found[kAccept].value_or(std::string_view{});
   const std::string_view list = Normalize(raw, storage);
   // Emulator: a missing Accept is taken as minimal metadata (the real service assumes Atom).
   std::optional<MetadataLevel> level;
@@ -157,35 +183,11 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
     level = MetadataLevel::kMinimal;
   }
   // Azure: spec §2.3 step 6.
-  if (version < kJsonVersion || !DataServiceVersionAllowsJson(request)) {
+  if (version < kJsonVersion || !DataServiceVersionAllowsJson(found)) {
     return Fail(ErrorCode::kJsonFormatNotSupported);
   }
   return *level;
 }
-
-namespace {
-
-// The header inputs of NegotiateMetadata; $format comes last, from the query.
-constexpr std::array<std::string_view, 4> kInputHeaders = {
-    "Content-Type", "Accept", "MaxDataServiceVersion", "DataServiceVersion"};
-
-using FoundInputs = std::array<std::optional<std::string_view>, kInputHeaders.size() + 1>;
-
-// The first value of each kInputHeaders name (as Request::Find reads it), in one pass over the
-// headers: names are told apart by their length before they are compared.
-void FindInputHeaders(const Request& request, FoundInputs& found) {
-  for (const Header& header : request.headers) {
-    for (std::size_t i = 0; i < kInputHeaders.size(); ++i) {
-      if (header.name.size() == kInputHeaders[i].size() && !found[i] &&
-          AsciiIEquals(header.name, kInputHeaders[i])) {
-        found[i] = header.value;
-        break;
-      }
-    }
-  }
-}
-
-}  // namespace
 
 Result<MetadataLevel> MetadataNegotiator::Negotiate(const Request& request, const Route& route) {
   // XML operations also read the body; $batch and preflight answer without reading anything.

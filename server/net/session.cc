@@ -93,16 +93,17 @@ void ReserveBodyRoom(beast::flat_buffer& buffer, const RequestParser& parser) {
   if (buffer.capacity() - buffer.size() < room) buffer.reserve(buffer.size() + room);
 }
 
-// Reads one request (through `parser`, into the Request it fills). Returns the error; on
+// Reads one request (through `parser`, into the Request it fills) within the timeout of
+// `deadline`, armed here: the idle wait, the head and the body together. Returns the error; on
 // success the parser is done. A body the budget has no room for ends the read with
 // asio::error::no_buffer_space.
 template <typename Stream>
 asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffer& buffer,
                                                RequestParser& parser, const Request& request,
-                                               std::chrono::seconds timeout,
+                                               ConnectionDeadline& deadline,
                                                TrackedConnection& tracked) {
   tracked.MarkIdle();
-  Tcp(stream).expires_after(timeout);
+  deadline.Arm();
   auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   if (ec) co_return ec;
   tracked.MarkBusy();
@@ -124,17 +125,19 @@ asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffe
   co_return beast::error_code{};
 }
 
-// Writes exchange.response: the head serialized into `head`, then the body, in one gather write.
+// Writes exchange.response within the timeout of `deadline`: the head serialized into `head`,
+// then the body, in one gather write.
 template <typename Stream>
 asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& response, int version,
                                                  bool keep_alive, std::string& head,
-                                                 std::chrono::seconds timeout) {
+                                                 ConnectionDeadline& deadline) {
   if (StatusForbidsBody(response.status)) response.body.clear();
   SerializeResponseHead(response, version, keep_alive, head);
   const std::array<asio::const_buffer, 2> buffers = {asio::buffer(head),
                                                      asio::buffer(response.body)};
-  Tcp(stream).expires_after(timeout);
+  deadline.Arm();
   auto [ec, n] = co_await asio::async_write(stream, buffers, kTuple);
+  deadline.Disarm();
   co_return ec;
 }
 
@@ -158,15 +161,15 @@ void LogAccess(const Exchange& exchange, const std::string& remote,
 // Answers a request that could not be read; the caller then closes.
 template <typename Stream>
 asio::awaitable<void> AnswerBadRequest(Stream& stream, SessionShared& shared, Exchange& exchange,
-                                       std::string& head, const beast::error_code& ec,
-                                       const std::string& remote) {
+                                       std::string& head, ConnectionDeadline& deadline,
+                                       const beast::error_code& ec, const std::string& remote) {
   const auto started = std::chrono::steady_clock::now();
   spdlog::debug("unreadable request: {}", ec.message());
   ReleaseIfLarge(exchange.request.body);
   exchange.request.body.clear();
   exchange.request.remote_address = remote;
   shared.service.Fail(exchange, UnreadableRequestError(ec));
-  co_await WriteResponse(stream, exchange.response, 11, false, head, shared.timeout);
+  co_await WriteResponse(stream, exchange.response, 11, false, head, deadline);
   LogAccess(exchange, remote, started, shared.access_log_level);
 }
 
@@ -229,6 +232,10 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
   Exchange exchange;
   std::string head;
   std::string remote;
+  // Reads and writes are bounded by one per-connection timer instead of Beast's, which costs a
+  // timer armed and cancelled per operation (session_io.h).
+  Tcp(stream).expires_never();
+  ConnectionDeadline deadline(Tcp(stream), shared.timeout);
   {
     beast::error_code ec;
     auto endpoint = Tcp(stream).socket().remote_endpoint(ec);
@@ -241,15 +248,18 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
     parser.LimitBodies(kBodyLimit, kBatchBodyLimit);
     parser.header_limit(kHeaderLimit);
     beast::error_code ec =
-        co_await ReadRequest(stream, buffer, parser, exchange.request, shared.timeout, tracked);
+        co_await ReadRequest(stream, buffer, parser, exchange.request, deadline, tracked);
     if (ec) {
       if (!IsQuietClose(ec)) {
         parser.ReleaseBodyCharge();
-        co_await AnswerBadRequest(stream, shared, exchange, head, ec, remote);
+        co_await AnswerBadRequest(stream, shared, exchange, head, deadline, ec, remote);
+        // Bounded by its own time (Beast's timeout), not by the request's.
         co_await DrainBeforeClose(Tcp(stream));
       }
       break;
     }
+    // Processing is not bounded by the connection's timeout (a write waits for its commit).
+    deadline.Disarm();
     shared.in_flight.fetch_add(1);
     const auto started = std::chrono::steady_clock::now();
     exchange.request.remote_address = remote;
@@ -277,7 +287,7 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
     // desynchronise a keep-alive client, which reads the next response from those bytes.
     if (exchange.request.method == "HEAD") exchange.response.body.clear();
     beast::error_code wec = co_await WriteResponse(stream, exchange.response, parser.version(),
-                                                   keep_alive, head, shared.timeout);
+                                                   keep_alive, head, deadline);
     LogAccess(exchange, remote, started, shared.access_log_level);
     shared.in_flight.fetch_sub(1);
     ReleaseIfLarge(exchange.response.body);

@@ -87,6 +87,55 @@ asio::awaitable<bool> ChargeBodyOrWait(RequestParser& parser, std::uint64_t leng
   co_return false;
 }
 
+struct ConnectionDeadline::State {
+  State(beast::tcp_stream& stream, std::chrono::steady_clock::duration wait)
+      : tcp(&stream), timer(stream.get_executor()), timeout(wait) {}
+  beast::tcp_stream* tcp;  // null once the session ended
+  asio::steady_timer timer;
+  std::chrono::steady_clock::duration timeout;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// The handler owns the state: it may run after the session ended (a timer that fired just before
+// ~ConnectionDeadline), and then does nothing.
+void ConnectionDeadline::Wait(const std::shared_ptr<State>& state,
+                              std::chrono::steady_clock::time_point at) {
+  state->timer.expires_at(at);
+  state->timer.async_wait([state](const beast::error_code& ec) {
+    if (ec || state->tcp == nullptr) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (state->deadline <= now) {
+      // As Beast's timeout does: the pending operation ends, the session sees it and closes.
+      state->tcp->close();
+      return;
+    }
+    const bool armed = state->deadline != std::chrono::steady_clock::time_point::max();
+    Wait(state, armed ? state->deadline : now + state->timeout);
+  });
+}
+
+ConnectionDeadline::ConnectionDeadline(beast::tcp_stream& tcp,
+                                       std::chrono::steady_clock::duration timeout)
+    : state_(std::make_shared<State>(tcp, timeout)) {
+  Wait(state_, std::chrono::steady_clock::now() + timeout);
+}
+
+ConnectionDeadline::~ConnectionDeadline() {
+  state_->tcp = nullptr;
+  state_->timer.cancel();
+}
+
+// The timer fires no earlier than the deadline it last saw, and a later Arm only moves the
+// deadline later (one timeout for the whole connection), so the close is never early, and never
+// late by more than the time the fired handler waits to run.
+void ConnectionDeadline::Arm() {
+  state_->deadline = std::chrono::steady_clock::now() + state_->timeout;
+}
+
+void ConnectionDeadline::Disarm() {
+  state_->deadline = std::chrono::steady_clock::time_point::max();
+}
+
 TrackedConnection::TrackedConnection(ConnectionRegistry* connections, beast::tcp_stream& tcp) {
   if (connections == nullptr) return;
   stream_ = std::make_shared<beast::tcp_stream*>(&tcp);

@@ -1,11 +1,12 @@
 // The connection layer's building blocks below the request loop (internal to server/net): the
 // errors that end a connection quietly, draining a connection answered early, the body budget's
-// wait, and a connection's place in the registry of open connections.
+// wait, a connection's deadline, and its place in the registry of open connections.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -34,6 +35,33 @@ boost::asio::awaitable<void> AnswerPlainHttp(boost::beast::tcp_stream& stream);
 // room (back-pressure: meanwhile the client's bytes wait in TCP buffers). False when it stayed
 // full.
 boost::asio::awaitable<bool> ChargeBodyOrWait(RequestParser& parser, std::uint64_t length);
+
+// The deadline of a connection's reads and writes, kept by one timer per connection. Beast's
+// per-operation timeouts (tcp_stream::expires_after) arm and cancel a timer, under the reactor's
+// mutex, around every read and every write; here Arm and Disarm only store a time, and the
+// timer, started once, looks at it when it fires: past an armed deadline it closes the
+// connection (the pending read or write ends with operation_aborted); otherwise it waits again,
+// until the deadline or, while disarmed, for one more timeout.
+class ConnectionDeadline {
+ public:
+  // Starts the timer. REQUIRES: constructed and destroyed on the session's executor; `tcp`
+  // outlives it; `tcp`'s own timeouts are off (expires_never) while this one is armed.
+  ConnectionDeadline(boost::beast::tcp_stream& tcp, std::chrono::steady_clock::duration timeout);
+  ~ConnectionDeadline();
+  ConnectionDeadline(const ConnectionDeadline&) = delete;
+  ConnectionDeadline& operator=(const ConnectionDeadline&) = delete;
+
+  // The connection is closed unless Disarm or Arm is called within the timeout from now.
+  void Arm();
+  // No deadline until the next Arm (while a request is processed, the socket is not used).
+  void Disarm();
+
+ private:
+  struct State;
+  // Waits until `at`, then closes the connection or waits again.
+  static void Wait(const std::shared_ptr<State>& state, std::chrono::steady_clock::time_point at);
+  std::shared_ptr<State> state_;
+};
 
 // The session's place in shared.connections (when tracked): the registry may ask it to close
 // while it waits for a request; the close runs on the session's own executor, and not at all

@@ -99,9 +99,10 @@ Result<void> Service::Run(Exchange& exchange) const {
   if (!version && !loose_) return tl::unexpected(version.error());
   exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
 
-  auto route = RouteRequest(exchange.request, host_routing_);
-  if (!route) return tl::unexpected(route.error());
-  exchange.route = std::move(*route);
+  // Routed in place: the connection's Route keeps its strings' capacity from request to request.
+  if (auto ok = RouteRequest(exchange.request, host_routing_, exchange.route); !ok) {
+    return tl::unexpected(ok.error());
+  }
   exchange.routed = true;
   const Route& r = exchange.route;
 
@@ -210,7 +211,9 @@ void Service::Decorate(Exchange& exchange) const {
   // Azure: spec §2.2 — headers on every response, success or error.
   Response& response = exchange.response;
   auto& headers = response.headers;
-  headers.reserve(headers.size() + 12);  // one allocation for what follows (and CORS)
+  // Room for the eight below: usually none to allocate, as a response starts with room for
+  // sixteen (Response::Set). CORS headers, only with an Origin, may need more.
+  headers.reserve(headers.size() + 8);
   headers.push_back({"x-ms-request-id", exchange.request_id});
   headers.push_back(
       {"x-ms-version", exchange.version.empty() ? std::string(kDefaultVersion) : exchange.version});

@@ -67,7 +67,13 @@ TEST_CASE("http_codec: the body limit depends on the target; $batch gets its fra
   CHECK(ParseLimited("POST /a/t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
                      "8\r\n12345678\r\n3\r\n") == "error: body limit exceeded");
   CHECK(IsBatchTarget("/devstoreaccount1/$batch"));
+  CHECK(IsBatchTarget("/devstoreaccount1/%24BATCH?timeout=30"));
+  CHECK(IsBatchTarget("$batch"));
   CHECK_FALSE(IsBatchTarget("/devstoreaccount1/t?$batch"));
+  CHECK_FALSE(IsBatchTarget("/devstoreaccount1/xbatch"));
+  CHECK_FALSE(IsBatchTarget("/devstoreaccount1/$Batch"));
+  CHECK_FALSE(IsBatchTarget("/devstoreaccount1/t(PartitionKey='p',RowKey='$batch')"));
+  CHECK_FALSE(IsBatchTarget("batch"));
 }
 
 TEST_CASE("http_codec: bodies are charged to the budget and given back with the parser", "[http]") {

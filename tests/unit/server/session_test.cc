@@ -30,13 +30,13 @@ using tcp = asio::ip::tcp;
 class OneSessionServer {
  public:
   // With a `budget`, request bodies are charged to it (SessionShared::body_budget).
-  explicit OneSessionServer(BodyBudget* budget = nullptr)
+  explicit OneSessionServer(BodyBudget* budget = nullptr,
+                            std::chrono::seconds timeout = std::chrono::seconds(10))
       : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     ServerConfig config;
     config.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
     service_ = std::make_unique<Service>(config, harness_.store(), harness_.clock());
-    shared_ =
-        std::make_unique<SessionShared>(*service_, harness_.store(), std::chrono::seconds(10));
+    shared_ = std::make_unique<SessionShared>(*service_, harness_.store(), timeout);
     shared_->body_budget = budget;
     asio::co_spawn(ioc_, Serve(), asio::detached);
     thread_ = std::thread([this] { ioc_.run(); });
@@ -88,6 +88,51 @@ std::string SendThenRead(std::uint16_t port, const std::string& head, std::size_
   asio::read(socket, asio::dynamic_buffer(response), ec);
   return response;
 }
+
+// A connected client whose reads give up after 20 s (a test waiting for an answer that never
+// comes fails instead of hanging). Reads call recv(2) itself: Asio's blocking reads wait again
+// when SO_RCVTIMEO expires.
+struct Client {
+  explicit Client(std::uint16_t port) : socket(ioc) {
+    socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    timeval timeout{20, 0};
+    ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  }
+  // Reads more into `pending`: false at the end of input, on an error or after 20 s.
+  bool ReadMore() {
+    char piece[4096];
+    const ssize_t n = ::recv(socket.native_handle(), piece, sizeof piece, 0);
+    if (n <= 0) {
+      ended = n == 0 ? "closed" : "recv failed";
+      return false;
+    }
+    pending.append(piece, static_cast<std::size_t>(n));
+    return true;
+  }
+  // Reads up to and including the first "\r\n\r\n" (a response without a body); empty when the
+  // input ended before it.
+  std::string ReadHead() {
+    std::size_t end;
+    while ((end = pending.find("\r\n\r\n")) == std::string::npos) {
+      if (!ReadMore()) return {};
+    }
+    std::string head = pending.substr(0, end + 4);
+    pending.erase(0, end + 4);
+    return head;
+  }
+  // Reads until the input ends. "closed" when the server closed without sending anything more,
+  // else what was read and how the input ended.
+  std::string ReadToClose() {
+    while (ReadMore()) {
+    }
+    if (ended == "closed" && pending.empty()) return ended;
+    return pending + " [" + ended + "]";
+  }
+  asio::io_context ioc;
+  tcp::socket socket;
+  std::string pending;
+  std::string ended;
+};
 
 constexpr std::string_view kInsertHead =
     "POST /devstoreaccount1/mytable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -210,6 +255,45 @@ TEST_CASE("session: a body waiting for the budget goes through once room is made
   INFO(response);
   CHECK(response.find(R"({"odata.error":{"code":"AuthenticationFailed")") != std::string::npos);
   CHECK(budget.in_use() == 0);
+}
+
+TEST_CASE(
+    "session: a connection that stays idle, or never finishes its request head, is closed "
+    "without an answer once the timeout has passed, not before",
+    "[session]") {
+  OneSessionServer idle_server(nullptr, std::chrono::seconds(1));
+  OneSessionServer slow_server(nullptr, std::chrono::seconds(1));
+  // Before the connections exist: the server's clock for each starts later.
+  const auto started = std::chrono::steady_clock::now();
+  Client idle(idle_server.port());
+  Client slow(slow_server.port());
+  asio::write(slow.socket,
+              asio::buffer(std::string_view("GET /devstoreaccount1/Tables HTTP/1.1\r\nHo")));
+  CHECK(idle.ReadToClose() == "closed");
+  CHECK(slow.ReadToClose() == "closed");
+  CHECK(std::chrono::steady_clock::now() - started >= std::chrono::seconds(1));
+}
+
+TEST_CASE(
+    "session: a keep-alive connection that sends requests more often than the timeout stays "
+    "open past it, and is closed once it idles",
+    "[session]") {
+  OneSessionServer server(nullptr, std::chrono::seconds(2));
+  Client client(server.port());
+  const std::string head = "HEAD /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const auto started = std::chrono::steady_clock::now();
+  auto last_sent = started;
+  for (int i = 0; i < 7; ++i) {  // 3.5 s of requests, half a second apart
+    last_sent = std::chrono::steady_clock::now();
+    asio::write(client.socket, asio::buffer(head));
+    INFO("request " << i);
+    REQUIRE(client.ReadHead().substr(0, 32) == "HTTP/1.1 405 Method Not Allowed\r");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  CHECK(std::chrono::steady_clock::now() - started > std::chrono::seconds(3));
+  CHECK(client.ReadToClose() == "closed");
+  // The idle time is counted from the last answer, which came after the last request was sent.
+  CHECK(std::chrono::steady_clock::now() - last_sent >= std::chrono::seconds(2));
 }
 
 }  // namespace
