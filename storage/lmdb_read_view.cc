@@ -59,9 +59,8 @@ Result<void> LmdbReadView::ScanTables(std::string_view account, std::string_view
 Result<std::optional<Entity>> LmdbReadView::GetEntity(const TableInfo& table, std::string_view pk,
                                                       std::string_view rk) {
   std::optional<Entity> entity;
-  auto found = VisitEntity(table, pk, rk, [&entity](const EntityView& view) {
-    entity = view.Decode();
-  });
+  auto found =
+      VisitEntity(table, pk, rk, [&entity](const EntityView& view) { entity = view.Decode(); });
   if (!found) return tl::unexpected<Error>(found.error());
   return entity;
 }
