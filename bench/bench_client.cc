@@ -251,7 +251,8 @@ std::size_t CountEntities(const std::string& body) {
   const char* const begin = body.data();
   const char* const end = begin + body.size();
   for (const char* p = begin; p < end;) {
-    const auto* r = static_cast<const char*>(std::memchr(p, 'R', static_cast<std::size_t>(end - p)));
+    const auto* r =
+        static_cast<const char*>(std::memchr(p, 'R', static_cast<std::size_t>(end - p)));
     if (r == nullptr) break;
     if (r > begin && static_cast<std::size_t>(end - r) >= kMember.size() - 1 &&
         std::string_view(r - 1, kMember.size()) == kMember) {

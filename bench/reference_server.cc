@@ -41,8 +41,9 @@ std::string FeedBody() {
       "\"odata.metadata\":\"http://127.0.0.1/devstoreaccount1/$metadata#benchtable/@Element\",";
   std::string entity(kBody);
   entity.erase(1, kMetadata.size());
-  std::string body = "{\"odata.metadata\":\"http://127.0.0.1/devstoreaccount1/$metadata#benchtable\","
-                     "\"value\":[";
+  std::string body =
+      "{\"odata.metadata\":\"http://127.0.0.1/devstoreaccount1/$metadata#benchtable\","
+      "\"value\":[";
   for (std::size_t i = 0; i < malachite::bench::kRangeRows; ++i) {
     if (i != 0) body.push_back(',');
     body += entity;

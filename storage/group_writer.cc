@@ -159,8 +159,8 @@ void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>
   // Timestamp is never above the committed bound.
   Result<void> commit;
   const std::int64_t issued = timestamps_.last_ticks();
-  const std::int64_t bound = issued > persisted_bound_ ? issued + kTimestampLeaseTicks
-                                                       : persisted_bound_;
+  const std::int64_t bound =
+      issued > persisted_bound_ ? issued + kTimestampLeaseTicks : persisted_bound_;
   if (bound != persisted_bound_) {
     commit = WriteMetaU64(parent->get(), core_.env->dbs().meta, kMetaLastTimestamp,
                           static_cast<std::uint64_t>(bound));

@@ -48,20 +48,19 @@ Entity LmdbEntityView::Decode() const {
 
 Result<std::optional<TableInfo>> LmdbReadView::FindTable(std::string_view account,
                                                          std::string_view name) {
-  return core_.catalog.Find(txn_.get(), account, name);
+  return core_.catalog.Find(txn_, account, name);
 }
 
 Result<void> LmdbReadView::ScanTables(std::string_view account, std::string_view from_lower,
                                       const std::function<bool(const TableInfo&)>& visit) {
-  return core_.catalog.Scan(txn_.get(), account, from_lower, visit);
+  return core_.catalog.Scan(txn_, account, from_lower, visit);
 }
 
 Result<std::optional<Entity>> LmdbReadView::GetEntity(const TableInfo& table, std::string_view pk,
                                                       std::string_view rk) {
   std::optional<Entity> entity;
-  auto found = VisitEntity(table, pk, rk, [&entity](const EntityView& view) {
-    entity = view.Decode();
-  });
+  auto found =
+      VisitEntity(table, pk, rk, [&entity](const EntityView& view) { entity = view.Decode(); });
   if (!found) return tl::unexpected<Error>(found.error());
   return entity;
 }
@@ -71,7 +70,7 @@ Result<bool> LmdbReadView::VisitEntity(const TableInfo& table, std::string_view 
                                        FunctionRef<void(const EntityView&)> visit) {
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, pk, rk);
-  auto record = core_.entities.Get(txn_.get(), key_buf_);
+  auto record = core_.entities.Get(txn_, key_buf_);
   if (!record) return tl::unexpected<Error>(record.error());
   if (!*record) return false;
   LmdbEntityView view;
@@ -89,7 +88,7 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
   LmdbEntityView view;
   Result<void> failure;
   auto scanned =
-      core_.entities.Scan(txn_.get(), encoded, [&](std::string_view key, std::string_view record) {
+      core_.entities.Scan(txn_, encoded, [&](std::string_view key, std::string_view record) {
         if (!view.Reset(key, record)) {
           if (auto parsed = EntityRecord::Parse(record); !parsed)
             failure = tl::unexpected(parsed.error());
@@ -107,11 +106,11 @@ Result<void> LmdbReadView::ScanEntities(const TableInfo& table, const KeyRange& 
 }
 
 Result<std::optional<std::string>> LmdbReadView::GetTableAcl(const TableInfo& table) {
-  return core_.settings.Get(txn_.get(), TableAclKey(table.id));
+  return core_.settings.Get(txn_, TableAclKey(table.id));
 }
 
 Result<std::optional<std::string>> LmdbReadView::GetServiceProperties(std::string_view account) {
-  return core_.settings.Get(txn_.get(), ServicePropertiesKey(account));
+  return core_.settings.Get(txn_, ServicePropertiesKey(account));
 }
 
 }  // namespace malachite::storage

@@ -5,6 +5,7 @@
 
 #include "storage/entity_codec.h"
 #include "storage/lmdb_txn.h"
+#include "storage/read_txn_pool.h"
 #include "storage/store.h"
 #include "storage/store_core.h"
 
@@ -55,7 +56,12 @@ class LmdbEntityView final : public EntityView {
 
 class LmdbReadView final : public ReadView {
  public:
-  LmdbReadView(const StoreCore& core, LmdbTxn txn) : core_(core), txn_(std::move(txn)) {}
+  // Reads in `txn` (from `pool`), which goes back to `pool` when the view ends.
+  LmdbReadView(const StoreCore& core, ReadTxnPool& pool, MDB_txn* txn)
+      : core_(core), pool_(pool), txn_(txn) {}
+  ~LmdbReadView() override { pool_.Release(txn_); }
+  LmdbReadView(const LmdbReadView&) = delete;
+  LmdbReadView& operator=(const LmdbReadView&) = delete;
 
   Result<std::optional<TableInfo>> FindTable(std::string_view account,
                                              std::string_view name) override;
@@ -72,7 +78,8 @@ class LmdbReadView final : public ReadView {
 
  private:
   const StoreCore& core_;
-  LmdbTxn txn_;
+  ReadTxnPool& pool_;
+  MDB_txn* const txn_;
   std::string key_buf_;
 };
 

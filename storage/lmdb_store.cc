@@ -59,9 +59,9 @@ StoreStats LmdbStore::Stats() const {
 }
 
 Result<std::unique_ptr<ReadView>> LmdbStore::Read() {
-  auto txn = LmdbTxn::Begin(core_.env->get(), nullptr, MDB_RDONLY);
+  auto txn = read_txns_.Acquire();
   if (!txn) return tl::unexpected<Error>(txn.error());
-  return std::unique_ptr<ReadView>(new LmdbReadView(core_, std::move(*txn)));
+  return std::unique_ptr<ReadView>(new LmdbReadView(core_, read_txns_, *txn));
 }
 
 void LmdbStore::Submit(WriteFn fn, WriteDone done) {

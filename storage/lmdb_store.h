@@ -5,6 +5,7 @@
 
 #include "storage/env_flusher.h"
 #include "storage/group_writer.h"
+#include "storage/read_txn_pool.h"
 #include "storage/reclaimer.h"
 #include "storage/store.h"
 #include "storage/store_core.h"
@@ -30,6 +31,7 @@ class LmdbStore final : public Store {
 
  private:
   StoreCore core_;
+  ReadTxnPool read_txns_{core_.env->get()};  // before core_ closes the environment
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;
   std::unique_ptr<EnvFlusher> flusher_;  // null for Durability::kNone

@@ -77,7 +77,12 @@ void FindInputHeaders(const Request& request, FoundInputs& found) {
 }
 
 // Indexes of FoundInputs, in the order of kInputHeaders.
-enum InputIndex : std::size_t { kContentType, kAccept, kMaxDataServiceVersion, kDataServiceVersion };
+enum InputIndex : std::size_t {
+  kContentType,
+  kAccept,
+  kMaxDataServiceVersion,
+  kDataServiceVersion
+};
 
 // Azure: spec §13 — MaxDataServiceVersion wins over DataServiceVersion; absent means 3.0.
 bool DataServiceVersionAllowsJson(const FoundInputs& found) {
@@ -150,8 +155,8 @@ Result<MetadataLevel> NegotiateMetadata(const Request& request, const Route& rou
     return Fail(ErrorCode::kAtomFormatNotSupported);
   }
   const std::string* format = route.query.Find("$format");
-  std::string_view raw = format != nullptr ? std::string_view(*format)
-                                           : found[kAccept].value_or(std::string_view{});
+  std::string_view raw =
+      format != nullptr ? std::string_view(*format) : found[kAccept].value_or(std::string_view{});
   const std::string_view list = Normalize(raw, storage);
   // Emulator: a missing Accept is taken as minimal metadata (the real service assumes Atom).
   std::optional<MetadataLevel> level;

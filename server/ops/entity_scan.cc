@@ -2,7 +2,6 @@
 
 #include <utility>
 
-
 namespace malachite::server {
 namespace {
 
@@ -88,10 +87,9 @@ Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& t
     if (range.IsPoint()) {
       // A single key: one B-tree lookup instead of a cursor.
       bool more = true;
-      auto found = view.VisitEntity(table, range.lower->partition_key, *range.lower->row_key,
-                                    [&](const storage::EntityView& entity) {
-                                      more = builder.Visit(entity);
-                                    });
+      auto found = view.VisitEntity(
+          table, range.lower->partition_key, *range.lower->row_key,
+          [&](const storage::EntityView& entity) { more = builder.Visit(entity); });
       if (!found) return tl::unexpected(found.error());
       if (!more) break;
       continue;
