@@ -84,9 +84,10 @@ bool StatusForbidsBody(int status) {
 
 namespace {
 
-// Copies `text` to `at`; returns the end of the copy.
+// Copies `text` to `at`; returns the end of the copy. An empty view may have no data at all,
+// which memcpy must not be given even for zero bytes.
 char* Put(char* at, std::string_view text) {
-  std::memcpy(at, text.data(), text.size());
+  if (!text.empty()) std::memcpy(at, text.data(), text.size());
   return at + text.size();
 }
 
