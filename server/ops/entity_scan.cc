@@ -54,23 +54,6 @@ class PageBuilder {
 
 }  // namespace
 
-std::optional<PropertyView> EntitySource::Get(std::string_view name) const {
-  switch (FindSystemProperty(name)) {
-    case SystemProperty::kPartitionKey:
-      return StringPropertyView(entity_.partition_key);
-    case SystemProperty::kRowKey:
-      return StringPropertyView(entity_.row_key);
-    case SystemProperty::kTimestamp:
-      return DateTimePropertyView(entity_.timestamp);
-    case SystemProperty::kNone:
-      break;
-  }
-  const Property* property = entity_.Find(name);
-  if (property == nullptr) return std::nullopt;
-  const EdmValue& value = property->value;
-  return PropertyView{value.type, value.integer, value.number, value.bytes};
-}
-
 Result<EntityPage> ScanPage(storage::ReadView& view, const storage::TableInfo& table,
                             const odata::ScanPlan& plan, const std::optional<KeyBound>& start,
                             const ScanLimits& limits,

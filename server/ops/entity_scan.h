@@ -39,17 +39,6 @@ struct EntityPage {
   std::uint64_t scanned = 0;  // entities read from storage (matching or not)
 };
 
-// Exposes an Entity to $filter: PartitionKey and RowKey (String), Timestamp (DateTime) and the
-// custom properties. Views into `entity`, which must outlive this object.
-class EntitySource final : public PropertySource {
- public:
-  explicit EntitySource(const Entity& entity) : entity_(entity) {}
-  std::optional<PropertyView> Get(std::string_view name) const override;
-
- private:
-  const Entity& entity_;
-};
-
 // A stored entity as the renderer reads it: keys and properties straight from the stored record
 // (in LMDB memory while the snapshot is open), never decoded into an Entity. Views into `entity`,
 // which must outlive this object.

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "common/encoding.h"
+#include "common/property_source.h"
+#include "common/property_view.h"
 #include "odata/evaluator.h"
 #include "server/http/url_coding.h"
 #include "server/ops/query_log.h"
@@ -19,6 +21,32 @@ namespace malachite::server {
 namespace {
 
 using testing::Harness;
+
+// An Entity as $filter reads it: PartitionKey and RowKey (String), Timestamp (DateTime) and the
+// custom properties. The expected answers are computed with it, away from the server's scan.
+class EntitySource final : public PropertySource {
+ public:
+  explicit EntitySource(const Entity& entity) : entity_(entity) {}
+  std::optional<PropertyView> Get(std::string_view name) const override {
+    switch (FindSystemProperty(name)) {
+      case SystemProperty::kPartitionKey:
+        return StringPropertyView(entity_.partition_key);
+      case SystemProperty::kRowKey:
+        return StringPropertyView(entity_.row_key);
+      case SystemProperty::kTimestamp:
+        return DateTimePropertyView(entity_.timestamp);
+      case SystemProperty::kNone:
+        break;
+    }
+    const Property* property = entity_.Find(name);
+    if (property == nullptr) return std::nullopt;
+    const EdmValue& value = property->value;
+    return PropertyView{value.type, value.integer, value.number, value.bytes};
+  }
+
+ private:
+  const Entity& entity_;
+};
 
 struct PlanFixture {
   PlanFixture() { REQUIRE(h.Run("POST", "Tables", R"J({"TableName":"parts"})J").status == 201); }
