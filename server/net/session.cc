@@ -23,6 +23,8 @@
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http.hpp>
+#include <string_view>
+#include <type_traits>
 
 #include "common/limits.h"
 #include "server/admin/admin_endpoints.h"
@@ -46,6 +48,8 @@ constexpr std::uint64_t kBatchBodyLimit = limits::kRequestBodyMax + 64 * 1024;
 // Per-connection buffers above this size are given back after each request instead of being
 // kept for the next one: a connection that once carried a 4 MiB body must not hold it while idle.
 constexpr std::size_t kRetainedBuffer = 64 * 1024;
+// A connection's read buffer from the start (it grows for larger requests, up to kRetainedBuffer).
+constexpr std::size_t kFirstReadRoom = 4 * 1024;
 // Long $filter expressions and keys travel in the request line.
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
 // How long a TLS close_notify exchange may take at the end of a connection.
@@ -93,6 +97,22 @@ void ReserveBodyRoom(beast::flat_buffer& buffer, const RequestParser& parser) {
   if (buffer.capacity() - buffer.size() < room) buffer.reserve(buffer.size() + room);
 }
 
+// Parses the body bytes that came in `buffer` with the head (a small request arrives whole in
+// one read). http::async_read would parse them too, but it completes without reading through a
+// posted handler: one more turn of the event loop, with its epoll_wait, per request.
+beast::error_code ParseBuffered(beast::flat_buffer& buffer, RequestParser& parser) {
+  parser.eager(true);  // as http::async_read sets it: put() goes on into the body
+  while (!parser.is_done() && buffer.size() > 0) {
+    beast::error_code ec;
+    const std::size_t used = parser.put(buffer.data(), ec);
+    buffer.consume(used);
+    if (ec == http::error::need_more) break;  // the rest is read below
+    if (ec) return ec;
+    if (used == 0) break;
+  }
+  return {};
+}
+
 // Reads one request (through `parser`, into the Request it fills) within the timeout of
 // `deadline`, armed here: the idle wait, the head and the body together. Returns the error; on
 // success the parser is done. A body the budget has no room for ends the read with
@@ -118,6 +138,9 @@ asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffe
     if (wec) co_return wec;
   }
   if (!parser.is_done()) {
+    if (auto pec = ParseBuffered(buffer, parser)) co_return pec;
+  }
+  if (!parser.is_done()) {
     ReserveBodyRoom(buffer, parser);
     auto [bec, bn] = co_await http::async_read(stream, buffer, parser, kTuple);
     if (bec) co_return bec;
@@ -133,8 +156,20 @@ asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& respo
                                                  ConnectionDeadline& deadline) {
   if (StatusForbidsBody(response.status)) response.body.clear();
   SerializeResponseHead(response, version, keep_alive, head);
-  const std::array<asio::const_buffer, 2> buffers = {asio::buffer(head),
-                                                     asio::buffer(response.body)};
+  std::string_view head_left = head;
+  std::string_view body_left = response.body;
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    // A response usually fits the socket's send buffer: written here, it needs no completion
+    // handler and no turn of the event loop. The rest, if any, is written asynchronously.
+    std::size_t sent = SendNow(stream, head_left, body_left);
+    const std::size_t from_head = std::min(sent, head_left.size());
+    head_left.remove_prefix(from_head);
+    body_left.remove_prefix(sent - from_head);
+    if (head_left.empty() && body_left.empty()) co_return beast::error_code{};
+  }
+  const std::array<asio::const_buffer, 2> buffers = {
+      asio::buffer(head_left.data(), head_left.size()),
+      asio::buffer(body_left.data(), body_left.size())};
   deadline.Arm();
   auto [ec, n] = co_await asio::async_write(stream, buffers, kTuple);
   deadline.Disarm();
@@ -242,6 +277,9 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
     // Never empty: an empty address means an in-process caller to the admin access rule.
     remote = ec ? "unknown" : endpoint.address().to_string();
   }
+  // Room for a whole small request (head and a 1 KB entity) in one read; Beast's default
+  // reads 512 bytes at a time.
+  buffer.reserve(kFirstReadRoom);
   for (;;) {
     exchange.Reset();
     RequestParser parser(exchange.request, shared.body_budget);

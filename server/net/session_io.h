@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "server/net/connection_registry.h"
 #include "server/net/http_codec.h"
@@ -27,6 +28,11 @@ bool IsQuietClose(const boost::beast::error_code& ec);
 // sending, then read and discard what it still sends (bounded in time and bytes) until it closes.
 // Over TLS the raw TCP bytes are discarded undecrypted: only their arrival matters.
 boost::asio::awaitable<void> DrainBeforeClose(boost::beast::tcp_stream& stream);
+
+// Writes what `tcp`'s send buffer takes now of `head` then `body`, without waiting: one
+// sendmsg with MSG_DONTWAIT. Returns the bytes written; 0 also when the socket would block or
+// failed (the asynchronous write of the rest meets the same error and reports it).
+std::size_t SendNow(boost::beast::tcp_stream& tcp, std::string_view head, std::string_view body);
 
 // Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.
 boost::asio::awaitable<void> AnswerPlainHttp(boost::beast::tcp_stream& stream);
