@@ -126,11 +126,13 @@ Result<void> GroupWriter::RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item*
   // changes.
   auto nested = LmdbTxn::Begin(core_.env->get(), parent, 0);
   if (!nested) return tl::unexpected<Error>(nested.error());
-  ctx->Reset(nested->get());
+  ctx->Continue(nested->get());
   Result<void> result = RunFn(ctx, item);
-  ctx->Reset(nullptr);
-  if (!result) return result;  // `nested` aborts on destruction
-  return nested->Commit();
+  ctx->Continue(nullptr);
+  if (result) result = nested->Commit();
+  // What this request confirmed may be what its rolled-back changes made (a table it created).
+  if (!result) ctx->ForgetTables();
+  return result;  // `nested`, uncommitted, aborts on destruction
 }
 
 void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results) {

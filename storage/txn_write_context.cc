@@ -7,7 +7,14 @@ namespace malachite::storage {
 
 Result<std::optional<TableInfo>> TxnWriteContext::FindTable(std::string_view account,
                                                             std::string_view name) {
-  return core_.catalog.Find(txn_, account, name);
+  // The confirmed table answers a lookup by its exact name; any other spelling (table names are
+  // case-insensitive) goes to the catalog.
+  if (live_table_ && live_table_->name == name && live_table_->account == account) {
+    return std::optional<TableInfo>(*live_table_);
+  }
+  auto found = core_.catalog.Find(txn_, account, name);
+  if (found && *found) live_table_ = **found;
+  return found;
 }
 
 Result<std::optional<TableInfo>> TxnWriteContext::CreateTable(std::string_view account,

@@ -19,11 +19,17 @@ class TxnWriteContext final : public WriteContext {
   TxnWriteContext(const StoreCore& core, TimestampSource& timestamps)
       : core_(core), timestamps_(timestamps) {}
 
-  // Points the context at the nested transaction of the next request.
+  // Points the context at `txn`, forgetting the table confirmed so far.
   void Reset(MDB_txn* txn) {
     txn_ = txn;
     live_table_.reset();
   }
+  // Points the context at the nested transaction of the group's next request, keeping the table
+  // confirmed so far: the requests before it committed into the same parent, and none of them
+  // changed the catalog (a catalog change forgets it). REQUIRES: ForgetTables after a request
+  // whose nested transaction is aborted (it may have created the table it then confirmed).
+  void Continue(MDB_txn* txn) { txn_ = txn; }
+  void ForgetTables() { live_table_.reset(); }
   MDB_txn* txn() const { return txn_; }
   const StoreCore& core() const { return core_; }
   // True once any request of the group deleted a table (the reclaimer must be woken).
@@ -64,8 +70,9 @@ class TxnWriteContext final : public WriteContext {
   std::size_t bytes_written_ = 0;
   std::string key_buf_;  // reused: no allocation per operation once warm
   std::string record_buf_;
-  // The table CheckLive last confirmed in this transaction; forgotten by Reset and by any
-  // catalog change, so a request writing many entities of one table looks it up once.
+  // The table FindTable or CheckLive last confirmed in this transaction (and, through Continue,
+  // in the group's earlier requests); forgotten by Reset, ForgetTables and any catalog change.
+  // A group of writes to one table looks it up once.
   std::optional<TableInfo> live_table_;
 };
 

@@ -1,5 +1,6 @@
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <future>
 #include <string>
 #include <thread>
@@ -81,6 +82,91 @@ TEST_CASE("group_writer: a failing request rolls back alone while its group comm
   StoreStats after = f.store().Stats();
   CHECK(after.commits - before.commits == 2);  // the held request's group, then the three
   CHECK(f.Keys(t) == std::vector<std::string>{"p/a", "p/c"});
+}
+
+TEST_CASE(
+    "group_writer: a table found by one request of a group is found by the next, and not once a "
+    "request deleted it or rolled back creating it",
+    "[storage]") {
+  StoreFixture f;
+  TableInfo kept = f.CreateTable("acct", "Kept");
+  TableInfo other = f.CreateTable("acct", "Other");
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> holding;
+  f.store().Submit(
+      [&](WriteContext&) -> Result<void> {
+        holding.set_value();
+        released.wait();
+        return {};
+      },
+      [](Result<void>) {});
+  holding.get_future().wait();
+  // What each request's FindTable saw: the table id, 0 when not found.
+  std::vector<std::uint64_t> seen(7, 99);
+  auto look = [&seen](std::size_t i, std::string name) {
+    return [&seen, i, name](WriteContext& ctx) -> Result<std::optional<TableInfo>> {
+      auto table = ctx.FindTable("acct", name);
+      if (table) seen[i] = *table ? (*table)->id : 0;
+      return table;
+    };
+  };
+  std::vector<std::function<Result<void>(WriteContext&)>> group = {
+      // 0: creates "Fresh", finds it, then fails: its creation rolls back.
+      [&](WriteContext& ctx) -> Result<void> {
+        if (auto created = ctx.CreateTable("acct", "Fresh"); !created) {
+          return tl::unexpected(created.error());
+        }
+        if (auto found = look(0, "Fresh")(ctx); !found) return tl::unexpected(found.error());
+        return Fail(ErrorCode::kEntityAlreadyExists);
+      },
+      // 1: must not see "Fresh".
+      [&](WriteContext& ctx) -> Result<void> { return look(1, "Fresh")(ctx).map([](auto&&) {}); },
+      // 2: finds "Kept" and writes to it.
+      [&](WriteContext& ctx) -> Result<void> {
+        auto found = look(2, "Kept")(ctx);
+        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
+        return ctx.PutEntity(**found, Entity{"p", "r", ctx.NextTimestamp(), {}});
+      },
+      // 3: deletes "Kept".
+      [&](WriteContext& ctx) -> Result<void> {
+        if (auto deleted = ctx.DeleteTable("acct", "Kept"); !deleted) {
+          return tl::unexpected(deleted.error());
+        }
+        return look(3, "Other")(ctx).map([](auto&&) {});
+      },
+      // 4: must not see "Kept"; 5 and 6 find "Other" (the second from the first's lookup).
+      [&](WriteContext& ctx) -> Result<void> { return look(4, "Kept")(ctx).map([](auto&&) {}); },
+      [&](WriteContext& ctx) -> Result<void> {
+        auto found = look(5, "Other")(ctx);
+        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
+        return ctx.PutEntity(**found, Entity{"p", "5", ctx.NextTimestamp(), {}});
+      },
+      [&](WriteContext& ctx) -> Result<void> {
+        auto found = look(6, "Other")(ctx);
+        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
+        return ctx.PutEntity(**found, Entity{"p", "6", ctx.NextTimestamp(), {}});
+      },
+  };
+  const StoreStats before = f.store().Stats();
+  std::vector<std::promise<Result<void>>> results(group.size());
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    f.store().Submit(group[i], [&results, i](Result<void> r) { results[i].set_value(r); });
+  }
+  release.set_value();
+  std::vector<bool> ok;
+  for (auto& result : results) ok.push_back(static_cast<bool>(result.get_future().get()));
+  CHECK(ok == std::vector<bool>{false, true, true, true, true, true, true});
+  CHECK(seen[0] != 0);
+  CHECK(seen[1] == 0);
+  CHECK(seen[2] == kept.id);
+  CHECK(seen[3] == other.id);
+  CHECK(seen[4] == 0);
+  CHECK(seen[5] == other.id);
+  CHECK(seen[6] == other.id);
+  CHECK(f.Keys(other) == std::vector<std::string>{"p/5", "p/6"});
+  // One group: the held request's commit, then the seven's.
+  CHECK(f.store().Stats().commits - before.commits == 2);
 }
 
 TEST_CASE(
