@@ -317,10 +317,9 @@ TEST_CASE(
   std::vector<std::string> statuses;
   for (std::string head = client.ReadHead(); !head.empty(); head = client.ReadHead()) {
     statuses.push_back(head.substr(0, head.find("\r\n")));
-    // Skip the error body of a 403.
+    // Skip the error body of a 403 (the 405 answers HEAD: no body, whatever its Content-Length).
     const std::size_t length_at = head.find("Content-Length: ");
-    if (head.rfind("HEAD", 0) != 0 && length_at != std::string::npos &&
-        statuses.back().find("403") != std::string::npos) {
+    if (length_at != std::string::npos && statuses.back().find("403") != std::string::npos) {
       const std::size_t length = std::stoul(head.substr(length_at + 16));
       while (client.pending.size() < length && client.ReadMore()) {
       }

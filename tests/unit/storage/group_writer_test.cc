@@ -109,6 +109,14 @@ TEST_CASE(
       return table;
     };
   };
+  // Request `i`: finds table `name` and writes the entity p/`rk` to it.
+  auto put = [&look](std::size_t i, std::string name, std::string rk) {
+    return [look, i, name, rk](WriteContext& ctx) -> Result<void> {
+      auto found = look(i, name)(ctx);
+      if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
+      return ctx.PutEntity(**found, Entity{"p", rk, ctx.NextTimestamp(), {}});
+    };
+  };
   std::vector<std::function<Result<void>(WriteContext&)>> group = {
       // 0: creates "Fresh", finds it, then fails: its creation rolls back.
       [&](WriteContext& ctx) -> Result<void> {
@@ -121,11 +129,7 @@ TEST_CASE(
       // 1: must not see "Fresh".
       [&](WriteContext& ctx) -> Result<void> { return look(1, "Fresh")(ctx).map([](auto&&) {}); },
       // 2: finds "Kept" and writes to it.
-      [&](WriteContext& ctx) -> Result<void> {
-        auto found = look(2, "Kept")(ctx);
-        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
-        return ctx.PutEntity(**found, Entity{"p", "r", ctx.NextTimestamp(), {}});
-      },
+      put(2, "Kept", "r"),
       // 3: deletes "Kept".
       [&](WriteContext& ctx) -> Result<void> {
         if (auto deleted = ctx.DeleteTable("acct", "Kept"); !deleted) {
@@ -135,16 +139,8 @@ TEST_CASE(
       },
       // 4: must not see "Kept"; 5 and 6 find "Other" (the second from the first's lookup).
       [&](WriteContext& ctx) -> Result<void> { return look(4, "Kept")(ctx).map([](auto&&) {}); },
-      [&](WriteContext& ctx) -> Result<void> {
-        auto found = look(5, "Other")(ctx);
-        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
-        return ctx.PutEntity(**found, Entity{"p", "5", ctx.NextTimestamp(), {}});
-      },
-      [&](WriteContext& ctx) -> Result<void> {
-        auto found = look(6, "Other")(ctx);
-        if (!found || !*found) return Fail(ErrorCode::kTableNotFound);
-        return ctx.PutEntity(**found, Entity{"p", "6", ctx.NextTimestamp(), {}});
-      },
+      put(5, "Other", "5"),
+      put(6, "Other", "6"),
   };
   const StoreStats before = f.store().Stats();
   StoreStats after;
