@@ -142,6 +142,7 @@ void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>
     results.assign(batch.size(), Result<void>(tl::unexpected<Error>(parent.error())));
     return;
   }
+  // Ends after `parent` commits, or before it aborts: either way a catalog change it began is over.
   TxnWriteContext ctx(core_, timestamps_);
   if (batch.size() == 1) {
     // A group of one needs no nested transaction: if it fails, the whole transaction aborts.

@@ -1,5 +1,6 @@
 #include "storage/lmdb_read_view.h"
 
+#include "storage/catalog_generation.h"
 #include "storage/key_codec.h"
 
 namespace malachite::storage {
@@ -48,7 +49,13 @@ Entity LmdbEntityView::Decode() const {
 
 Result<std::optional<TableInfo>> LmdbReadView::FindTable(std::string_view account,
                                                          std::string_view name) {
-  return core_.catalog.Find(txn_, account, name);
+  const std::uint64_t store = core_.generation.store_id();
+  if (const TableInfo* kept = FindCachedTable(store, generation_, account, name)) {
+    return std::optional<TableInfo>(*kept);
+  }
+  auto found = core_.catalog.Find(txn_, account, name);
+  if (found && *found) CacheTable(store, generation_, name, **found);
+  return found;
 }
 
 Result<void> LmdbReadView::ScanTables(std::string_view account, std::string_view from_lower,

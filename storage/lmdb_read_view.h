@@ -1,6 +1,7 @@
 // ReadView over one LMDB read transaction, and the EntityView that scans hand out.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "storage/entity_codec.h"
@@ -56,9 +57,11 @@ class LmdbEntityView final : public EntityView {
 
 class LmdbReadView final : public ReadView {
  public:
-  // Reads in `txn` (from `pool`), which goes back to `pool` when the view ends.
-  LmdbReadView(const StoreCore& core, ReadTxnPool& pool, MDB_txn* txn)
-      : core_(core), pool_(pool), txn_(txn) {}
+  // Reads in `txn` (from `pool`), which goes back to `pool` when the view ends. `generation`:
+  // the catalog generation `txn`'s snapshot shares found tables within (CatalogGeneration::After),
+  // or kUnstable.
+  LmdbReadView(const StoreCore& core, ReadTxnPool& pool, MDB_txn* txn, std::uint64_t generation)
+      : core_(core), pool_(pool), txn_(txn), generation_(generation) {}
   ~LmdbReadView() override { pool_.Release(txn_); }
   LmdbReadView(const LmdbReadView&) = delete;
   LmdbReadView& operator=(const LmdbReadView&) = delete;
@@ -80,6 +83,7 @@ class LmdbReadView final : public ReadView {
   const StoreCore& core_;
   ReadTxnPool& pool_;
   MDB_txn* const txn_;
+  const std::uint64_t generation_;
   std::string key_buf_;
 };
 

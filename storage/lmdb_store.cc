@@ -59,9 +59,12 @@ StoreStats LmdbStore::Stats() const {
 }
 
 Result<std::unique_ptr<ReadView>> LmdbStore::Read() {
+  // The generation is read around the snapshot's start (catalog_generation.h).
+  const std::uint64_t before = core_.generation.Before();
   auto txn = read_txns_.Acquire();
   if (!txn) return tl::unexpected<Error>(txn.error());
-  return std::unique_ptr<ReadView>(new LmdbReadView(core_, read_txns_, *txn));
+  return std::unique_ptr<ReadView>(
+      new LmdbReadView(core_, read_txns_, *txn, core_.generation.After(before)));
 }
 
 void LmdbStore::Submit(WriteFn fn, WriteDone done) {

@@ -1,9 +1,11 @@
 // What the read views, the write contexts and the reclaimer share: the environment and the
-// typed accessors of its databases. Immutable after Open; safe to share across threads.
+// typed accessors of its databases. Immutable after Open but for the catalog generation (an
+// atomic); safe to share across threads.
 #pragma once
 
 #include <memory>
 
+#include "storage/catalog_generation.h"
 #include "storage/entity_db.h"
 #include "storage/lmdb_env.h"
 #include "storage/settings_db.h"
@@ -22,6 +24,7 @@ struct StoreCore {
   TableCatalog catalog;
   EntityDb entities;
   SettingsDb settings;
+  CatalogGeneration generation;  // moved by every write transaction that changes the catalog
 };
 
 }  // namespace malachite::storage

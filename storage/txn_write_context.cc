@@ -5,6 +5,16 @@
 
 namespace malachite::storage {
 
+TxnWriteContext::~TxnWriteContext() {
+  if (catalog_changing_) core_.generation.EndChange();
+}
+
+void TxnWriteContext::BeginCatalogChange() {
+  if (catalog_changing_) return;
+  catalog_changing_ = true;
+  core_.generation.BeginChange();
+}
+
 Result<std::optional<TableInfo>> TxnWriteContext::FindTable(std::string_view account,
                                                             std::string_view name) {
   // The confirmed table answers a lookup by its exact name; any other spelling (table names are
@@ -21,12 +31,14 @@ Result<std::optional<TableInfo>> TxnWriteContext::CreateTable(std::string_view a
                                                               std::string_view name) {
   bytes_written_ += 64;
   live_table_.reset();
+  BeginCatalogChange();
   return core_.catalog.Create(txn_, account, name);
 }
 
 Result<bool> TxnWriteContext::DeleteTable(std::string_view account, std::string_view name) {
   // O(1): the catalog entry goes and the id is queued; the reclaimer removes the entities later.
   live_table_.reset();
+  BeginCatalogChange();
   auto id = core_.catalog.Delete(txn_, account, name);
   if (!id) return tl::unexpected<Error>(id.error());
   if (!*id) return false;

@@ -18,6 +18,11 @@ class TxnWriteContext final : public WriteContext {
  public:
   TxnWriteContext(const StoreCore& core, TimestampSource& timestamps)
       : core_(core), timestamps_(timestamps) {}
+  // Ends the catalog change CreateTable or DeleteTable began (core().generation). REQUIRES: the
+  // group's transaction has committed or aborted, or will never commit.
+  ~TxnWriteContext() override;
+  TxnWriteContext(const TxnWriteContext&) = delete;
+  TxnWriteContext& operator=(const TxnWriteContext&) = delete;
 
   // Points the context at `txn`, forgetting the table confirmed so far.
   void Reset(MDB_txn* txn) {
@@ -62,11 +67,15 @@ class TxnWriteContext final : public WriteContext {
   Result<void> EncodeForWrite(const TableInfo& table, const Entity& entity);
   // Errors: kTableNotFound when `table` is not the live table of its name, storage errors.
   Result<void> CheckLive(const TableInfo& table);
+  // Before any catalog change of this context: read views stop sharing tables found until the
+  // group's transaction ends.
+  void BeginCatalogChange();
 
   const StoreCore& core_;
   TimestampSource& timestamps_;
   MDB_txn* txn_ = nullptr;
   bool tables_deleted_ = false;
+  bool catalog_changing_ = false;  // BeginChange called; EndChange when the context ends
   std::size_t bytes_written_ = 0;
   std::string key_buf_;  // reused: no allocation per operation once warm
   std::string record_buf_;
