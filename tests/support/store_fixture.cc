@@ -41,6 +41,18 @@ TableInfo StoreFixture::CreateTable(const std::string& account, const std::strin
   return *info;
 }
 
+bool StoreFixture::DeleteTable(const std::string& account, const std::string& name) {
+  bool deleted = false;
+  auto ok = store_->Write([&](WriteContext& ctx) -> Result<void> {
+    auto d = ctx.DeleteTable(account, name);
+    if (!d) return tl::unexpected<Error>(d.error());
+    deleted = *d;
+    return {};
+  });
+  REQUIRE(ok);
+  return deleted;
+}
+
 void StoreFixture::Put(const TableInfo& table, const std::string& pk, const std::string& rk,
                        std::vector<Property> props) {
   auto ok = store_->Write([&](WriteContext& ctx) -> Result<void> {

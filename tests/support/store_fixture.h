@@ -46,6 +46,8 @@ class StoreFixture {
 
   // Creates table `name` of `account` in one write; REQUIREs success.
   storage::TableInfo CreateTable(const std::string& account, const std::string& name);
+  // Deletes table `name` of `account` in one write; REQUIREs success. False when there was none.
+  bool DeleteTable(const std::string& account, const std::string& name);
   // Stores (inserts or replaces) one entity in one write; REQUIREs success.
   void Put(const storage::TableInfo& table, const std::string& pk, const std::string& rk,
            std::vector<Property> props = {});

@@ -27,14 +27,6 @@ std::uint64_t FoundId(Store& store, const std::string& account, const std::strin
   return FoundId(**view, account, name);
 }
 
-void DeleteTable(Store& store, const std::string& account, const std::string& name) {
-  REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
-    auto deleted = ctx.DeleteTable(account, name);
-    if (!deleted) return tl::unexpected(deleted.error());
-    return {};
-  }));
-}
-
 TEST_CASE("catalog_generation: a snapshot taken across a catalog change shares nothing",
           "[storage]") {
   CatalogGeneration generation;
@@ -65,7 +57,7 @@ TEST_CASE("catalog_generation: a table deleted and created again is found with i
   CHECK(FoundId(**old_view, "acct", "Orders") == old.id);
   CHECK(FoundId(f.store(), "acct", "Orders") == old.id);  // a later view of the same catalog
 
-  DeleteTable(f.store(), "acct", "Orders");
+  f.DeleteTable("acct", "Orders");
   CHECK(FoundId(f.store(), "acct", "Orders") == 0);
   const TableInfo fresh = f.CreateTable("acct", "Orders");
   REQUIRE(fresh.id != old.id);
@@ -99,10 +91,21 @@ TEST_CASE("catalog_generation: every view finds the table its own snapshot lists
   StoreFixture f;
   f.CreateTable("acct", "Churn");
   std::atomic<bool> done{false};
+  std::atomic<int> failed_writes{0};  // Catch2's assertions belong to the test's own thread
   std::thread writer([&] {
     for (int i = 0; i < 300; ++i) {
-      DeleteTable(f.store(), "acct", "Churn");
-      f.CreateTable("acct", "Churn");
+      bool deleted = false, created = false;
+      const Result<void> ok_delete = f.store().Write([&](WriteContext& ctx) -> Result<void> {
+        auto d = ctx.DeleteTable("acct", "Churn");
+        deleted = d && *d;
+        return {};
+      });
+      const Result<void> ok_create = f.store().Write([&](WriteContext& ctx) -> Result<void> {
+        auto c = ctx.CreateTable("acct", "Churn");
+        created = c && *c;
+        return {};
+      });
+      if (!ok_delete.has_value() || !ok_create.has_value() || !deleted || !created) ++failed_writes;
     }
     done = true;
   });
@@ -121,6 +124,7 @@ TEST_CASE("catalog_generation: every view finds the table its own snapshot lists
     ++views;
   }
   writer.join();
+  CHECK(failed_writes == 0);
   CHECK(disagreements == 0);
   CHECK(FoundId(f.store(), "acct", "Churn") == 301);  // id 1, then 2..301 from the re-creates
 }

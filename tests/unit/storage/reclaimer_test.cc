@@ -37,17 +37,6 @@ std::size_t EntityRecords(const std::string& dir) {
   return stat.ms_entries;
 }
 
-bool Delete(Store& store, const std::string& name) {
-  bool deleted = false;
-  REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
-    auto d = ctx.DeleteTable("acct", name);
-    if (!d) return tl::unexpected<Error>(d.error());
-    deleted = *d;
-    return {};
-  }));
-  return deleted;
-}
-
 TEST_CASE(
     "reclaimer: deleting a table of 100000 entities answers at once and the space is "
     "reclaimed in the background",
@@ -59,7 +48,7 @@ TEST_CASE(
   Fill(f.store(), keep, 10);
 
   auto start = std::chrono::steady_clock::now();
-  CHECK(Delete(f.store(), "Big"));
+  CHECK(f.DeleteTable("acct", "Big"));
   auto took = std::chrono::steady_clock::now() - start;
   CHECK(took < std::chrono::milliseconds(200));
 
@@ -77,7 +66,7 @@ TEST_CASE("reclaimer: reclamation interrupted by a restart resumes", "[storage]"
   StoreFixture f;
   TableInfo big = f.CreateTable("acct", "Big");
   Fill(f.store(), big, 50'000);
-  CHECK(Delete(f.store(), "Big"));
+  CHECK(f.DeleteTable("acct", "Big"));
   f.Reopen();  // most likely mid-reclaim
   f.store().WaitForReclaim();
   f.Close();
