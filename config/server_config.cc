@@ -10,6 +10,9 @@
 #include "common/encoding.h"
 
 namespace malachite {
+
+const std::string_view kMalachiteVersion = MALACHITE_VERSION;
+
 namespace {
 
 constexpr std::string_view kLogLevels[] = {"trace", "debug",    "info", "warn",

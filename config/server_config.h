@@ -14,7 +14,8 @@
 
 namespace malachite {
 
-inline constexpr std::string_view kMalachiteVersion = "0.1.0";
+// The project() version of the top-level CMakeLists.txt (scripts/package names artefacts by it).
+extern const std::string_view kMalachiteVersion;
 
 // Azure: spec §10.1 — the well-known development storage account and its key.
 inline constexpr std::string_view kDevAccountName = "devstoreaccount1";
