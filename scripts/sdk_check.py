@@ -1,6 +1,9 @@
-"""The Python SDK against a Malachite container, for scripts/check-docker-engine.
+"""The Python SDK against a Malachite server in a container (scripts/check-docker-engine) or in a
+clean root file system (scripts/check-package).
 
-Usage: /usr/bin/python3 scripts/docker_sdk_check.py write|verify|admin|fill <endpoint>
+Usage: /usr/bin/python3 scripts/sdk_check.py smoke|write|verify|admin|fill <endpoint>
+  smoke   the life of a table: create it, insert, query with a filter, a batch of three, delete
+          an entity, delete the table (it is gone from the list)
   write   creates the table "dockercheck" and upserts three entities, then reads them back
   verify  the three entities are there (after a restart)
   admin   the health probe answers anyone; /-/metrics refuses the host (not loopback inside the
@@ -29,6 +32,24 @@ def service(endpoint):
 
 def rows(table):
     return {e["RowKey"]: e["n"] for e in table.query_entities("PartitionKey eq 'p'")}
+
+
+def smoke(endpoint):
+    svc = service(endpoint)
+    table = svc.create_table("packagesmoke")
+    table.create_entity({"PartitionKey": "p", "RowKey": "1", "n": 1})
+    table.submit_transaction([("create", {"PartitionKey": "p", "RowKey": str(i), "n": i})
+                              for i in (2, 3, 4)])
+    found = sorted(e["n"] for e in table.query_entities("PartitionKey eq 'p' and n ge 2"))
+    if found != [2, 3, 4]:
+        return "query n ge 2 after the batch found %s" % found
+    table.delete_entity("p", "1")
+    left = sorted(e["RowKey"] for e in table.list_entities())
+    if left != ["2", "3", "4"]:
+        return "after deleting row 1 the table holds %s" % left
+    svc.delete_table("packagesmoke")
+    names = [t.name for t in svc.list_tables()]
+    return "packagesmoke" not in names or "the deleted table is still listed"
 
 
 def write(endpoint):
@@ -76,9 +97,9 @@ def fill(endpoint):
 
 def main():
     check, endpoint = sys.argv[1], sys.argv[2].rstrip("/")
-    outcome = {"write": write, "verify": verify, "admin": admin, "fill": fill}[check](endpoint)
+    outcome = {"smoke": smoke, "write": write, "verify": verify, "admin": admin, "fill": fill}[check](endpoint)
     if outcome is not True:
-        print("docker_sdk_check %s: %s" % (check, outcome), file=sys.stderr)
+        print("sdk_check %s: %s" % (check, outcome), file=sys.stderr)
         sys.exit(1)
 
 
