@@ -103,12 +103,6 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   if (!fd) return tl::unexpected<Error>(fd.error());
   env->lock_fd_ = *fd;
 
-  if (int rc = mdb_env_create(&env->env_); rc != 0) {
-    env->env_ = nullptr;
-    return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
-  }
-  mdb_env_set_maxdbs(env->env_, kMaxDbs);
-  mdb_env_set_maxreaders(env->env_, options.max_readers);
   // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
   // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written:
   // a large map is address space, not disk.
@@ -116,10 +110,20 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   std::uint64_t map_size = options.map_size;
   int rc = 0;
   for (;;) {
+    if (rc = mdb_env_create(&env->env_); rc != 0) {
+      env->env_ = nullptr;
+      return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
+    }
+    mdb_env_set_maxdbs(env->env_, kMaxDbs);
+    mdb_env_set_maxreaders(env->env_, options.max_readers);
     mdb_env_set_mapsize(env->env_, map_size);
     rc = mdb_env_open(env->env_, dir.c_str(), flags, 0644);
-    // A small address-space limit (ulimit -v) refuses the default 1 TiB: retry smaller.
+    // A small address-space limit (ulimit -v, a 39-bit arm64 kernel, qemu-user) refuses the
+    // default 1 TiB: retry smaller. LMDB: a handle whose mdb_env_open failed must be closed (a
+    // second mdb_env_open on it fails with EINVAL), so each try gets a new one.
     if (rc != ENOMEM || map_size / 2 < kMinMapSize) break;
+    mdb_env_close(env->env_);
+    env->env_ = nullptr;
     map_size /= 2;
   }
   if (rc != 0) {
