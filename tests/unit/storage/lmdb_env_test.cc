@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <fstream>
 #include <string>
 
 #include "storage/lmdb_txn.h"
@@ -21,10 +23,21 @@ using testing::TempDir;
 
 enum ChildExit { kOpened = 0, kOpenFailed = 1, kWriteFailed = 2, kLimitFailed = 3 };
 
-// In a child limited to `address_space` bytes: opens a `map_size` environment and commits a write.
-int OpenLimited(const std::string& dir, std::uint64_t address_space, std::uint64_t map_size) {
+// The address space the calling process has mapped already (VmSize), in bytes. Under
+// AddressSanitizer it includes terabytes of shadow reservations.
+std::uint64_t MappedBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// In a child allowed `headroom` bytes of address space beyond what it has mapped already: opens
+// a `map_size` environment and commits a write.
+int OpenLimited(const std::string& dir, std::uint64_t headroom, std::uint64_t map_size) {
   const pid_t pid = ::fork();
   if (pid == 0) {
+    const rlim_t address_space = MappedBytes() + headroom;
     rlimit limit{address_space, address_space};
     if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(kLimitFailed);
     auto env = LmdbEnv::Open({dir, map_size});
@@ -40,7 +53,8 @@ int OpenLimited(const std::string& dir, std::uint64_t address_space, std::uint64
 
 TEST_CASE("lmdb_env: a map larger than the address space left falls back to a smaller one") {
   TempDir dir;
-  // 8 GiB of address space: the 1 TiB default is refused (ENOMEM) and halved until it fits.
+  // 8 GiB of address space to spare: the 1 TiB default is refused (ENOMEM) and halved until it
+  // fits.
   CHECK(OpenLimited(dir.path() + "/data", 8ull << 30, 1ull << 40) == kOpened);
   // The same directory opens again the same way (the first child's store was kept).
   CHECK(OpenLimited(dir.path() + "/data", 8ull << 30, 1ull << 40) == kOpened);
