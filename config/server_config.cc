@@ -104,34 +104,6 @@ void UpsertAccount(std::vector<AccountConfig>& accounts, AccountConfig account) 
   accounts.push_back(std::move(account));
 }
 
-// "name1:key1[:key2];name2:key2". Keys are base64, which has no ':' or ';'. Entries are merged
-// into the list (a later entry with the same name replaces an earlier one).
-Result<void> ParseAccounts(std::vector<AccountConfig>& accounts, std::string_view flag,
-                           std::string_view text) {
-  while (!text.empty()) {
-    std::size_t semi = text.find(';');
-    std::string_view entry = text.substr(0, semi);
-    text = semi == std::string_view::npos ? std::string_view{} : text.substr(semi + 1);
-    if (entry.empty()) continue;
-    std::size_t colon = entry.find(':');
-    if (colon == std::string_view::npos || colon == 0) {
-      return Fail(ErrorCode::kInvalidInput,
-                  std::string(flag) + ": entry '" + std::string(entry) + "' is not name:key");
-    }
-    AccountConfig account{std::string(entry.substr(0, colon)), {}, {}};
-    std::string_view keys = entry.substr(colon + 1);
-    std::size_t colon2 = keys.find(':');
-    account.key1 = std::string(keys.substr(0, colon2));
-    if (colon2 != std::string_view::npos) account.key2 = std::string(keys.substr(colon2 + 1));
-    if (auto ok = CheckKey(flag, account.name, account.key1); !ok) return ok;
-    if (!account.key2.empty()) {
-      if (auto ok = CheckKey(flag, account.name, account.key2); !ok) return ok;
-    }
-    UpsertAccount(accounts, std::move(account));
-  }
-  return {};
-}
-
 using C = ServerConfig;
 using V = std::string_view;
 
@@ -233,6 +205,17 @@ const Option kOptions[] = {
      [](C& c, V f, V v) { return SetNonEmpty(c.cert_file, f, v); }},
     {"key", "<file>", "", "PEM private key of --cert",
      [](C& c, V f, V v) { return SetNonEmpty(c.key_file, f, v); }},
+    {"cert-password", "<pw>", "",
+     "--cert is a PKCS#12 (.pfx) file with its key, encrypted with <pw>\n"
+     "(instead of --key)",
+     [](C& c, V f, V v) { return SetNonEmpty(c.cert_password, f, v); }},
+    {"skip-api-version-check", "", "off",
+     "serve any x-ms-version (unknown, malformed or none) at the default\n"
+     "version; authentication is still checked (Azurite's --skipApiVersionCheck)",
+     [](C& c, V f, V v) { return SetSwitch(c.skip_api_version_check, f, v); }},
+    {"debug-log", "<file>", "",
+     "also append every log line at debug level (access log included) to <file>",
+     [](C& c, V f, V v) { return SetNonEmpty(c.debug_log_file, f, v); }},
     {"durability", "process|full", "process",
      "process: acknowledged writes survive the process being killed (fsync\n"
      "every --sync-interval-ms; a host crash loses at most that); full:\n"
@@ -394,6 +377,33 @@ Result<void> ApplyCommandLine(ServerConfig& config, int argc, const char* const*
 
 }  // namespace
 
+// Keys are base64, which has no ':' or ';'.
+Result<void> ParseAccounts(std::vector<AccountConfig>& accounts, std::string_view flag,
+                           std::string_view text) {
+  while (!text.empty()) {
+    std::size_t semi = text.find(';');
+    std::string_view entry = text.substr(0, semi);
+    text = semi == std::string_view::npos ? std::string_view{} : text.substr(semi + 1);
+    if (entry.empty()) continue;
+    std::size_t colon = entry.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+      return Fail(ErrorCode::kInvalidInput,
+                  std::string(flag) + ": entry '" + std::string(entry) + "' is not name:key");
+    }
+    AccountConfig account{std::string(entry.substr(0, colon)), {}, {}};
+    std::string_view keys = entry.substr(colon + 1);
+    std::size_t colon2 = keys.find(':');
+    account.key1 = std::string(keys.substr(0, colon2));
+    if (colon2 != std::string_view::npos) account.key2 = std::string(keys.substr(colon2 + 1));
+    if (auto ok = CheckKey(flag, account.name, account.key1); !ok) return ok;
+    if (!account.key2.empty()) {
+      if (auto ok = CheckKey(flag, account.name, account.key2); !ok) return ok;
+    }
+    UpsertAccount(accounts, std::move(account));
+  }
+  return {};
+}
+
 Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp) {
   ServerConfig config;
   config.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -409,8 +419,17 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   if (auto ok = ApplyEnvironment(config, envp); !ok) return tl::unexpected(ok.error());
   if (auto ok = ApplyCommandLine(config, argc, argv); !ok) return tl::unexpected(ok.error());
   if (file) config.config_file = std::string(*file);
-  if (config.cert_file.empty() != config.key_file.empty()) {
-    return Fail(ErrorCode::kInvalidInput, "--cert and --key go together");
+  if (auto ok = CheckConfig(config); !ok) return tl::unexpected(ok.error());
+  return config;
+}
+
+Result<void> CheckConfig(ServerConfig& config) {
+  if (config.cert_file.empty() != (config.key_file.empty() && config.cert_password.empty())) {
+    return Fail(ErrorCode::kInvalidInput,
+                "--cert goes with --key (PEM) or --cert-password (PKCS#12 .pfx)");
+  }
+  if (!config.key_file.empty() && !config.cert_password.empty()) {
+    return Fail(ErrorCode::kInvalidInput, "--key and --cert-password exclude each other");
   }
   // Azure: spec §10.9 — bearer tokens travel over HTTPS only (the SDKs refuse plain HTTP too).
   if (config.oauth.enabled && config.cert_file.empty()) {
@@ -419,7 +438,7 @@ Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* co
   }
   // Emulator: tmpfs has nothing to sync, and in-memory data does not outlive the process anyway.
   if (config.in_memory) config.durability = Durability::kNone;
-  return config;
+  return {};
 }
 
 std::vector<OptionHelp> OptionHelps() {

@@ -101,9 +101,20 @@ struct ServerConfig {
   // Default debug: invisible under the default --log-level info, so benchmarks pay nothing.
   std::string access_log_level = "debug";
   // --cert/--key: PEM certificate (chain) and private key; when set the port speaks HTTPS only.
-  // Both or neither. Default: plain HTTP.
+  // --cert-password instead of --key: --cert is a PKCS#12 (.pfx) file holding the key, encrypted
+  // with that password. Default: plain HTTP.
   std::string cert_file;
   std::string key_file;
+  std::string cert_password;
+  // --skip-api-version-check: serve any x-ms-version (malformed, unknown or missing) at the
+  // default version, with authentication still checked (--loose skips both). Default off.
+  bool skip_api_version_check = false;
+  // --debug-log FILE: also append every log line at debug level (the access log included) to
+  // FILE, whatever --log-level says for stderr. Default: none.
+  std::string debug_log_file;
+  // Set when run as `azurite-table` (config/azurite_args.h): Azurite's start, ready and close
+  // lines are printed on stdout beside Malachite's own.
+  bool azurite_lines = false;
   // --seed: a folder of fixtures (<table>.jsonl or <table>.csv files, <account>/ subfolders for
   // other accounts than devstoreaccount1) loaded into their tables on the first start of an empty
   // data dir, and restored by POST /-/reset. Default: none.
@@ -132,6 +143,17 @@ struct ServerConfig {
 // missing or malformed value, bad account entry or key that is not base64, unreadable file,
 // --cert without --key).
 Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp);
+
+// Parses "name1:key1[:key2];name2:key2" (MALACHITE_ACCOUNTS, AZURITE_ACCOUNTS) into `accounts`: an
+// entry with a name already there replaces it. Fails with kInvalidInput naming `source` (the
+// flag or variable) and the entry: not name:key, or a key that is not base64.
+Result<void> ParseAccounts(std::vector<AccountConfig>& accounts, std::string_view source,
+                           std::string_view text);
+
+// The checks ParseArgs makes once every source is applied (also for configs built otherwise, as
+// azurite_args.h does): --cert with --key or --cert-password, --oauth with a certificate. Sets
+// durability kNone for --in-memory.
+Result<void> CheckConfig(ServerConfig& config);
 
 // The --help text: every option with its default and environment variable, then the throttling
 // options (throttle_config.h).

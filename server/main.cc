@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/clock.h"
+#include "config/azurite_args.h"
 #include "config/man_page.h"
 #include "config/server_config.h"
 #include "server/admin/data_endpoints.h"
@@ -19,6 +22,7 @@
 #include "server/net/listener.h"
 #include "server/net/logging.h"
 #include "server/net/probe.h"
+#include "server/net/tls_context.h"
 #include "server/pipeline/service.h"
 #include "storage/store.h"
 
@@ -150,6 +154,12 @@ int Serve(ServerConfig& config) {
     }
     config.data_dir = memory_dir.dir;
   }
+  // Azurite (table/main.ts): the start line names the configured address, before binding.
+  if (config.azurite_lines) {
+    std::printf("Azurite Table service is starting on %s:%u\n", config.host.c_str(),
+                static_cast<unsigned>(config.port));
+    std::fflush(stdout);
+  }
   // Bind first: a busy port fails before the data directory is touched.
   auto listener = server::Listener::Open(config);
   if (!listener) {
@@ -201,21 +211,83 @@ int Serve(ServerConfig& config) {
   if (config.admin_open && !config.loose) spdlog::warn("--admin-open: every client may use /-/");
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));
+  // Scripts and Testcontainers that start Azurite's table service wait for this line.
+  if (config.azurite_lines) {
+    std::printf("Azurite Table service successfully started on %s:%u\n", config.host.c_str(),
+                static_cast<unsigned>(port));
+  }
   std::fflush(stdout);
 
   (*listener)->Run(service, **store, &data);
+  if (config.azurite_lines) std::printf("Azurite Table service is closing...\n");
   spdlog::info("stopped accepting; closing the store");
   // The store first (drains the writer, whose completions post into the stopped I/O context),
   // then the listener (destroys the I/O context and any idle sessions).
   store->reset();
   listener->reset();
   spdlog::info("bye");
+  if (config.azurite_lines) std::printf("Azurite Table service successfully closed\n");
   return 0;
+}
+
+// Everything after parsing: the informational flags, the checks that stop a bad start with exit
+// status 2, then the server. `warnings`: lines to log once logging is set up.
+int Start(ServerConfig& config, const std::vector<std::string>& warnings) {
+  if (config.help) {
+    std::fputs((config.azurite_lines ? AzuriteTableHelpText() : HelpText()).c_str(), stdout);
+    return 0;
+  }
+  if (config.man) {
+    std::fputs(ManPage().c_str(), stdout);
+    return 0;
+  }
+  if (config.version) {
+    std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
+    return 0;
+  }
+  if (!config.probe_url.empty()) {
+    const std::string& probe = config.probe_url;
+    return server::Probe(probe.front() == '/' ? server::SelfProbeUrl(config, probe) : probe);
+  }
+  // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
+  if (auto rules = server::TrafficControl::LoadRules(config.throttle); !rules) {
+    std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
+    return 2;
+  }
+  // A bad --oauth-issuer-keys file stops startup too.
+  if (config.oauth.enabled) {
+    if (auto bearer = server::BearerVerifier::Create(config.oauth); !bearer) {
+      std::fprintf(stderr, "malachite: %s\n", bearer.error().message.c_str());
+      return 2;
+    }
+  }
+  // And a certificate that does not load (a wrong PFX password, a key of another certificate).
+  if (auto tls = server::MakeTlsContext(config); !tls) {
+    std::fprintf(stderr, "malachite: %s\n", tls.error().message.c_str());
+    return 2;
+  }
+  if (auto ok = server::ConfigureLogging(config); !ok) {
+    std::fprintf(stderr, "malachite: %s\n", ok.error().message.c_str());
+    return 2;
+  }
+  for (const std::string& line : warnings) spdlog::warn("{}", line);
+  return Serve(config);
 }
 
 }  // namespace
 
 int main(int argc, char** argv, char** envp) {
+  // `azurite-table ...` (a link of that name) or `malachite azurite-table ...`: Azurite's table
+  // command line (config/azurite_args.h).
+  const bool as_link = argc > 0 && IsAzuriteTableName(argv[0]);
+  if (as_link || (argc > 1 && std::string_view(argv[1]) == "azurite-table")) {
+    auto azurite = ParseAzuriteTableArgs(argc, argv, as_link ? 1 : 2, envp);
+    if (!azurite) {
+      std::fprintf(stderr, "%s\n", azurite.error().message.c_str());
+      return 2;
+    }
+    return Start(azurite->config, azurite->warnings);
+  }
   // `malachite export|import|backup|restore ...`: the data tools, not the server.
   if (argc > 1 && cli::IsCliCommand(argv[1])) return cli::RunCli(argc, argv, envp);
   auto config = ParseArgs(argc, argv, envp);
@@ -223,34 +295,5 @@ int main(int argc, char** argv, char** envp) {
     std::fprintf(stderr, "malachite: %s\n", config.error().message.c_str());
     return 2;
   }
-  if (config->help) {
-    std::fputs(HelpText().c_str(), stdout);
-    return 0;
-  }
-  if (config->man) {
-    std::fputs(ManPage().c_str(), stdout);
-    return 0;
-  }
-  if (config->version) {
-    std::printf("malachite %s\n", std::string(kMalachiteVersion).c_str());
-    return 0;
-  }
-  if (!config->probe_url.empty()) {
-    const std::string& probe = config->probe_url;
-    return server::Probe(probe.front() == '/' ? server::SelfProbeUrl(*config, probe) : probe);
-  }
-  // Bad fault rules (--fault, MALACHITE_FAULTS, --faults-file) stop startup like a bad flag.
-  if (auto rules = server::TrafficControl::LoadRules(config->throttle); !rules) {
-    std::fprintf(stderr, "malachite: %s\n", std::string(rules.error().UserMessage()).c_str());
-    return 2;
-  }
-  // A bad --oauth-issuer-keys file stops startup too.
-  if (config->oauth.enabled) {
-    if (auto bearer = server::BearerVerifier::Create(config->oauth); !bearer) {
-      std::fprintf(stderr, "malachite: %s\n", bearer.error().message.c_str());
-      return 2;
-    }
-  }
-  server::ConfigureLogging(*config);
-  return Serve(*config);
+  return Start(*config, {});
 }

@@ -21,6 +21,7 @@
 
 #include "server/net/fd_limit.h"
 #include "server/net/session.h"
+#include "server/net/tls_context.h"
 
 namespace malachite::server {
 namespace {
@@ -107,25 +108,11 @@ class BeastListener final : public Listener {
     return lines;
   }
 
-  // Loads the PEM certificate chain and key when --cert/--key are set; every connection then
-  // speaks TLS.
+  // Loads the certificate when --cert is set (tls_context.h); every connection then speaks TLS.
   Result<void> LoadTls(const ServerConfig& config) {
-    if (config.cert_file.empty()) return {};
-    tls_.emplace(asio::ssl::context::tls_server);
-    beast::error_code ec;
-    // TLS 1.2 and 1.3 only (what the Azure SDKs and the real service use).
-    tls_->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                          asio::ssl::context::no_tlsv1_1,
-                      ec);
-    if (tls_->use_certificate_chain_file(config.cert_file, ec); ec) {
-      return Fail(ErrorCode::kInternalError,
-                  "cannot load --cert '" + config.cert_file + "': " + ec.message());
-    }
-    if (tls_->use_private_key_file(config.key_file, asio::ssl::context::pem, ec); ec) {
-      return Fail(ErrorCode::kInternalError,
-                  "cannot load --key '" + config.key_file + "': " + ec.message());
-    }
+    auto tls = MakeTlsContext(config);
+    if (!tls) return tl::unexpected(tls.error());
+    if (*tls) tls_.emplace(std::move(**tls));
     return {};
   }
 

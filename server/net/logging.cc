@@ -1,8 +1,12 @@
 #include "server/net/logging.h"
 
 #include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace malachite::server {
 namespace {
@@ -45,8 +49,22 @@ void AppendJsonEscaped(std::string_view text, std::string& out) {
   }
 }
 
-void ConfigureLogging(const ServerConfig& config) {
-  auto logger = spdlog::stderr_color_mt("malachite");
+Result<void> ConfigureLogging(const ServerConfig& config) {
+  auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  const auto level = spdlog::level::from_str(config.log_level);
+  console->set_level(level);
+  std::vector<spdlog::sink_ptr> sinks{console};
+  if (!config.debug_log_file.empty()) {
+    try {
+      auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(config.debug_log_file);
+      file->set_level(spdlog::level::debug);
+      sinks.push_back(std::move(file));
+    } catch (const spdlog::spdlog_ex& e) {
+      return Fail(ErrorCode::kInvalidInput,
+                  "cannot open --debug-log '" + config.debug_log_file + "': " + e.what());
+    }
+  }
+  auto logger = std::make_shared<spdlog::logger>("malachite", sinks.begin(), sinks.end());
   if (config.log_format == "json") {
     auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc,
                                                                  std::string("\n"));
@@ -57,8 +75,10 @@ void ConfigureLogging(const ServerConfig& config) {
     // %^..%$ colors the level on a terminal only (the sink checks isatty).
     logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
   }
+  // The logger lets through what any sink wants; each sink filters to its own level.
+  logger->set_level(config.debug_log_file.empty() ? level : std::min(level, spdlog::level::debug));
   spdlog::set_default_logger(std::move(logger));
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  return {};
 }
 
 }  // namespace malachite::server

@@ -79,6 +79,7 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
     : default_host_(config.host + ":" + std::to_string(config.port)),
       explain_(config.explain),
       loose_(config.loose),
+      any_version_(config.loose || config.skip_api_version_check),
       query_budget_(config.query_budget_ms),
       authenticator_(config.accounts, MakeBearerVerifier(config.oauth)),
       host_routing_(MakeHostRouting(config)),
@@ -95,8 +96,9 @@ std::string Service::BaseUrl(const Exchange& exchange) const {
 Result<void> Service::Run(Exchange& exchange) const {
   const DateTime now = clock_.Now();
   auto version = NegotiateVersion(exchange.request, now);
-  // Emulator: --loose serves a malformed or unsupported x-ms-version at the default version.
-  if (!version && !loose_) return tl::unexpected(version.error());
+  // Emulator: --loose and --skip-api-version-check serve a malformed or unsupported x-ms-version
+  // at the default version.
+  if (!version && !any_version_) return tl::unexpected(version.error());
   exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
 
   // Routed in place: the connection's Route keeps its strings' capacity from request to request.

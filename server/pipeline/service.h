@@ -101,6 +101,7 @@ class Service {
   std::string default_host_;  // "host:port" for requests without a Host header
   bool explain_ = false;      // ServerConfig::explain
   bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
+  bool any_version_ = false;  // loose or skip_api_version_check: any x-ms-version
   std::chrono::milliseconds query_budget_;
   Authenticator authenticator_;
   HostRouting host_routing_;                 // ServerConfig::host_style and the account names

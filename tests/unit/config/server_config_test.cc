@@ -255,8 +255,8 @@ TEST_CASE("config: log format, access log level and TLS files are checked", "[co
       {{"--access-log-level", "loud"},
        "invalid value 'loud' for --access-log-level (expected trace, debug, info, warn, error, "
        "critical, off)"},
-      {{"--cert", "c.pem"}, "--cert and --key go together"},
-      {{"--key", "k.pem"}, "--cert and --key go together"},
+      {{"--cert", "c.pem"}, "--cert goes with --key (PEM) or --cert-password (PKCS#12 .pfx)"},
+      {{"--key", "k.pem"}, "--cert goes with --key (PEM) or --cert-password (PKCS#12 .pfx)"},
       {{"--probe"}, "option '--probe' needs a value"},
   };
   for (const auto& c : cases) {
