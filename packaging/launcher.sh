@@ -43,4 +43,8 @@ fi
 
 # Follows symlinks to this script (e.g. /usr/local/bin/malachite -> <bundle>/bin/malachite).
 self=$(readlink -f "$0" 2>/dev/null) || self=$0
+# Called by the name azurite-table (bin/azurite-table): Azurite's table command line.
+case "${0##*/}" in
+  azurite-table) exec "${self%/*}/../lib/malachite/malachite" azurite-table "$@" ;;
+esac
 exec "${self%/*}/../lib/malachite/malachite" "$@"
