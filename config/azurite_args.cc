@@ -57,7 +57,7 @@ const AzuriteOption kAzuriteOptions[] = {
      "workspace (default: the working directory); Malachite's data goes\n"
      "in <dir>/__malachite_table__: --data-dir",
      &F::location},
-    {"silent", 's', "", "no access log on the console: --access-log-level off (else info)",
+    {"silent", 's', "", "no access log on the console: --access-log-level debug (else info)",
      nullptr, &F::silent},
     {"loose", 'L', "",
      "ignore unsupported headers and parameters: Malachite does already;\n"
@@ -216,8 +216,8 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
         "--from-azurite " + (location / kAzuriteTableDb).string() + " --data-dir " +
         config.data_dir + "` while the server is stopped");
   }
-  // Azurite shows its access log on the console unless --silent.
-  config.access_log_level = flags.silent ? "off" : "info";
+  // Azurite shows its access log on the console unless --silent (then at debug: in -d only).
+  config.access_log_level = flags.silent ? "debug" : "info";
   if (flags.loose) {
     out.warnings.push_back(
         "--loose: no effect; Malachite ignores unsupported headers and parameters anyway, and "

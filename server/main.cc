@@ -219,7 +219,10 @@ int Serve(ServerConfig& config) {
   std::fflush(stdout);
 
   (*listener)->Run(service, **store, &data);
-  if (config.azurite_lines) std::printf("Azurite Table service is closing...\n");
+  if (config.azurite_lines) {
+    std::printf("Azurite Table service is closing...\n");
+    std::fflush(stdout);
+  }
   spdlog::info("stopped accepting; closing the store");
   // The store first (drains the writer, whose completions post into the stopped I/O context),
   // then the listener (destroys the I/O context and any idle sessions).

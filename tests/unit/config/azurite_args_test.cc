@@ -69,7 +69,7 @@ TEST_CASE("azurite-table: every table flag maps onto Malachite's option", "[conf
   CHECK(c.port == 10102);
   CHECK(c.request_timeout_seconds == 30);
   CHECK(c.data_dir == dir.path() + "/__malachite_table__");
-  CHECK(c.access_log_level == "off");
+  CHECK(c.access_log_level == "debug");  // in the -d file only
   CHECK(c.skip_api_version_check);
   CHECK_FALSE(c.loose);  // authentication stays on
   CHECK_FALSE(c.host_style);
