@@ -13,8 +13,9 @@ namespace {
 // Azurite's other services' options: named in the refusal, since a table-only server cannot
 // honour them (the compatibility image's `azurite` passes them to Azurite itself).
 constexpr std::string_view kOtherServiceFlags[] = {
-    "blobHost",  "blobPort",  "blobKeepAliveTimeout",  "queueHost", "queuePort",
-    "queueKeepAliveTimeout", "extentMemoryLimit"};
+    "blobHost",         "blobPort",  "blobKeepAliveTimeout",
+    "queueHost",        "queuePort", "queueKeepAliveTimeout",
+    "extentMemoryLimit"};
 
 // What the options said before they are mapped (some depend on each other: --pwd on --cert,
 // --inMemoryPersistence on --location).
@@ -39,8 +40,8 @@ struct AzuriteFlags {
 };
 
 struct AzuriteOption {
-  std::string_view name;  // as after "--"
-  char short_name;        // as after "-"; 0: none
+  std::string_view name;        // as after "--"
+  char short_name;              // as after "-"; 0: none
   std::string_view value_name;  // empty: a switch
   std::string_view help;        // Azurite's meaning, then what Malachite does
   std::optional<std::string> AzuriteFlags::*value = nullptr;
@@ -114,10 +115,10 @@ Result<void> ReadFlags(int argc, const char* const* argv, int first, AzuriteFlag
       if (option == nullptr) {
         for (std::string_view other : kOtherServiceFlags) {
           if (name == other) {
-            return tl::unexpected(Refuse(
-                "azurite-table: " + std::string(shown) +
-                " is an option of Azurite's blob or queue service; azurite-table serves "
-                "tables only (the compatibility image's `azurite` command takes it)"));
+            return tl::unexpected(
+                Refuse("azurite-table: " + std::string(shown) +
+                       " is an option of Azurite's blob or queue service; azurite-table serves "
+                       "tables only (the compatibility image's `azurite` command takes it)"));
           }
         }
       }
@@ -135,8 +136,7 @@ Result<void> ReadFlags(int argc, const char* const* argv, int first, AzuriteFlag
     }
     if (option->value_name.empty()) {
       if (inline_value && *inline_value != "true") {
-        return tl::unexpected(
-            Refuse("azurite-table: " + std::string(shown) + " takes no value"));
+        return tl::unexpected(Refuse("azurite-table: " + std::string(shown) + " takes no value"));
       }
       flags.*(option->flag) = true;
       continue;
@@ -207,14 +207,14 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
   std::filesystem::path location =
       flags.location ? std::filesystem::path(*flags.location) : std::filesystem::current_path(ec);
   config.data_dir = (location / kAzuriteTableDataDir).string();
-  if (!config.in_memory &&
-      std::filesystem::exists(location / kAzuriteTableDb, ec) &&
+  if (!config.in_memory && std::filesystem::exists(location / kAzuriteTableDb, ec) &&
       !std::filesystem::exists(location / kAzuriteTableDataDir / "data.mdb", ec)) {
     out.warnings.push_back(
         "the workspace holds Azurite's table data (" + (location / kAzuriteTableDb).string() +
         "), which Malachite does not read in place: copy it in once with `malachite import "
-        "--from-azurite " + (location / kAzuriteTableDb).string() + " --data-dir " +
-        config.data_dir + "` while the server is stopped");
+        "--from-azurite " +
+        (location / kAzuriteTableDb).string() + " --data-dir " + config.data_dir +
+        "` while the server is stopped");
   }
   // Azurite shows its access log on the console unless --silent (then at debug: in -d only).
   config.access_log_level = flags.silent ? "debug" : "info";
@@ -231,8 +231,8 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
   if (flags.disable_product_style_url) config.host_style = false;
   if (flags.debug) {
     if (flags.debug->empty()) {
-      return tl::unexpected(Refuse(
-          "azurite-table: Must provide a debug log file path for parameter -d or --debug"));
+      return tl::unexpected(
+          Refuse("azurite-table: Must provide a debug log file path for parameter -d or --debug"));
     }
     config.debug_log_file = *flags.debug;
   }

@@ -42,8 +42,7 @@ Result<void> LoadPkcs12(SSL_CTX* ctx, const ServerConfig& config) {
   }
   if (PKCS12_verify_mac(p12.get(), config.cert_password.c_str(), -1) != 1) {
     ERR_clear_error();
-    return tl::unexpected(
-        TlsError("--cert-password does not open " + where + " (wrong password)"));
+    return tl::unexpected(TlsError("--cert-password does not open " + where + " (wrong password)"));
   }
   EVP_PKEY* key = nullptr;
   X509* cert = nullptr;

@@ -45,8 +45,7 @@ TEST_CASE("azurite-table: no flags give Azurite's defaults", "[config][azurite]"
   CHECK(c.host == "127.0.0.1");
   CHECK(c.port == 10002);
   // Azurite: the workspace is the working directory.
-  CHECK(c.data_dir ==
-        (std::filesystem::current_path() / "__malachite_table__").string());
+  CHECK(c.data_dir == (std::filesystem::current_path() / "__malachite_table__").string());
   CHECK(c.access_log_level == "info");  // Azurite logs each request unless --silent
   CHECK(c.azurite_lines);
   CHECK_FALSE(c.loose);
@@ -60,8 +59,8 @@ TEST_CASE("azurite-table: no flags give Azurite's defaults", "[config][azurite]"
 TEST_CASE("azurite-table: every table flag maps onto Malachite's option", "[config][azurite]") {
   testing::TempDir dir;
   const std::string debug = dir.path() + "/debug.log";
-  auto args = Parse({"--tableHost", "0.0.0.0", "--tablePort=10102", "--tableKeepAliveTimeout",
-                     "30", "-l", dir.path().c_str(), "-s", "--skipApiVersionCheck",
+  auto args = Parse({"--tableHost", "0.0.0.0", "--tablePort=10102", "--tableKeepAliveTimeout", "30",
+                     "-l", dir.path().c_str(), "-s", "--skipApiVersionCheck",
                      "--disableProductStyleUrl", "--debug", debug.c_str()});
   REQUIRE(args);
   const ServerConfig& c = args->config;
@@ -155,8 +154,9 @@ TEST_CASE("azurite-table: Azurite's and Malachite's variables both apply", "[con
 }
 
 TEST_CASE("azurite-table: what it cannot honour is refused with one line", "[config][azurite]") {
-  CHECK(Refusal({"--blobHost", "0.0.0.0"}).find(
-            "azurite-table: --blobHost is an option of Azurite's blob or queue service") == 0);
+  CHECK(Refusal({"--blobHost", "0.0.0.0"})
+            .find("azurite-table: --blobHost is an option of Azurite's blob or queue service") ==
+        0);
   CHECK(Refusal({"--queuePort=10001"}).find("azurite-table: --queuePort is an option") == 0);
   CHECK(Refusal({"--tablehost", "x"}) ==
         "azurite-table: The option \"--tablehost\" is unknown (see --help)");
@@ -194,11 +194,11 @@ TEST_CASE("azurite-table: Azurite's own table data in the workspace is pointed o
 
 TEST_CASE("azurite-table: --help lists every Azurite option", "[config][azurite]") {
   const std::string help = AzuriteTableHelpText();
-  for (auto flag : {"--tableHost", "--tablePort", "--tableKeepAliveTimeout", "-l, --location",
-                    "-s, --silent", "-L, --loose", "--skipApiVersionCheck",
-                    "--disableProductStyleUrl", "--inMemoryPersistence", "-d, --debug", "--oauth",
-                    "--cert", "--key", "--pwd", "--disableTelemetry", "AZURITE_ACCOUNTS",
-                    "AZURITE_SKIP_API_VERSION_CHECK"}) {
+  for (auto flag :
+       {"--tableHost", "--tablePort", "--tableKeepAliveTimeout", "-l, --location", "-s, --silent",
+        "-L, --loose", "--skipApiVersionCheck", "--disableProductStyleUrl", "--inMemoryPersistence",
+        "-d, --debug", "--oauth", "--cert", "--key", "--pwd", "--disableTelemetry",
+        "AZURITE_ACCOUNTS", "AZURITE_SKIP_API_VERSION_CHECK"}) {
     CHECK(help.find(flag) != std::string::npos);
   }
   auto help_flag = Parse({"-h"});
