@@ -38,6 +38,11 @@ malachite \- Azure Table storage emulator
 .br
 .B malachite export\fR|\fBimport\fR|\fBbackup\fR|\fBrestore
 [\fIoptions\fR] (each with \fB\-\-help\fR)
+.br
+.B azurite\-table
+[\fIAzurite's table options\fR], or
+.B malachite azurite\-table
+[\fIoptions\fR] (with \fB\-\-help\fR)
 .SH DESCRIPTION
 .B malachite
 serves the Azure Table storage REST API on one port, with its data in an LMDB environment on
@@ -50,6 +55,11 @@ Every option can also be given in the environment (\fBMALACHITE_\fR\fINAME\fR, s
 option) or in a config file (\fB\-\-config\fR \fIfile\fR or \fBMALACHITE_CONFIG\fR) of
 \fIname\fR \fB=\fR \fIvalue\fR lines with \fB#\fR comments. Precedence: flags, then the
 environment, then the config file, then the defaults.
+.PP
+Run as \fBazurite\-table\fR (a link of that name, or the subcommand), it takes the command line
+of Azurite's table service instead (\fB\-\-tableHost\fR, \fB\-\-tablePort\fR, \fB\-l\fR
+\fIdir\fR, ...; \fBAZURITE_ACCOUNTS\fR), keeps its data in
+\fIdir\fR\fB/__malachite_table__\fR and prints Azurite's start and ready lines.
 .SH OPTIONS
 )";
 

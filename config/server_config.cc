@@ -479,6 +479,9 @@ std::string FormatOptionHelps(const std::vector<OptionHelp>& options) {
 std::string HelpText() {
   std::string out =
       "Usage: malachite [options]\n"
+      "       malachite export|import|backup|restore [options]   (each with --help)\n"
+      "       malachite azurite-table [Azurite's table options]  (also as a link named\n"
+      "                                      azurite-table; azurite-table --help)\n"
       "Malachite " +
       std::string(kMalachiteVersion) +
       ", an Azure Table storage emulator.\n"
