@@ -59,17 +59,6 @@ bool CompareDoubles(double a, CompareOp op, double b) {
   return false;
 }
 
-// Azure: spec §6.2 — values of different types never convert. `eq` is false and `ne` true;
-// ordering: the service returned Double/DateTime values for `X lt ''` and not for `X gt ''`, so
-// (rec., unverified) String ranks above every other type and other pairs are unordered (false).
-bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
-  if (op == CompareOp::kEq) return false;
-  if (op == CompareOp::kNe) return true;
-  if (property == EdmType::kString) return op == CompareOp::kGt || op == CompareOp::kGe;
-  if (literal == EdmType::kString) return op == CompareOp::kLt || op == CompareOp::kLe;
-  return false;
-}
-
 // CompareValues, inlined into Evaluate: a scan evaluates a comparison per entity.
 [[gnu::always_inline]] inline bool Compare(const PropertyView& property, CompareOp op,
                                            const EdmValue& literal) {
@@ -91,7 +80,48 @@ bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
   return false;
 }
 
+// The type every entity holds for a system property; nullopt for custom properties.
+std::optional<EdmType> SystemPropertyType(std::string_view name) {
+  if (name == "PartitionKey" || name == "RowKey") return EdmType::kString;
+  if (name == "Timestamp") return EdmType::kDateTime;
+  return std::nullopt;
+}
+
 }  // namespace
+
+// Azure: spec §6.2 — values of different types never convert. `eq` is false and `ne` true;
+// ordering: the service returned Double/DateTime values for `X lt ''` and not for `X gt ''`, so
+// (rec., unverified) String ranks above every other type and other pairs are unordered (false).
+bool CompareAcrossTypes(EdmType property, CompareOp op, EdmType literal) {
+  if (op == CompareOp::kEq) return false;
+  if (op == CompareOp::kNe) return true;
+  if (property == EdmType::kString) return op == CompareOp::kGt || op == CompareOp::kGe;
+  if (literal == EdmType::kString) return op == CompareOp::kLt || op == CompareOp::kLe;
+  return false;
+}
+
+std::optional<TypeMismatch> FindTypeMismatch(const Expr& expr, const PropertySource* row) {
+  switch (expr.kind) {
+    case Expr::Kind::kCompare: {
+      std::optional<EdmType> stored = SystemPropertyType(expr.property);
+      if (!stored && row != nullptr) {
+        if (const std::optional<PropertyView> value = row->Get(expr.property)) stored = value->type;
+      }
+      const EdmType literal = expr.literal.value.type;
+      if (!stored || *stored == literal) return std::nullopt;
+      return TypeMismatch{static_cast<std::uint32_t>(expr.literal.offset), *stored, literal};
+    }
+    case Expr::Kind::kConstant:
+      return std::nullopt;
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr:
+      if (auto found = FindTypeMismatch(*expr.left, row)) return found;
+      return FindTypeMismatch(*expr.right, row);
+    case Expr::Kind::kNot:
+      return FindTypeMismatch(*expr.left, row);
+  }
+  return std::nullopt;
+}
 
 bool CompareValues(const PropertyView& property, CompareOp op, const EdmValue& literal) {
   return Compare(property, op, literal);
