@@ -29,6 +29,11 @@ class PageBuilder {
       ++page_.matched;
       on_match_(StoredEntityJson(entity));
     }
+    // Only the first entities, and only until one mismatch is found: a scan of millions pays
+    // one comparison of a counter per entity.
+    if (page_.scanned <= kTypeSamples && !page_.type_mismatch && plan_.residual() != nullptr) {
+      page_.type_mismatch = odata::FindTypeMismatch(plan_.residual()->root(), &entity);
+    }
     return true;
   }
 

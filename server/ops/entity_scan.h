@@ -16,6 +16,7 @@
 #include "common/entity.h"
 #include "common/error.h"
 #include "common/function_ref.h"
+#include "odata/evaluator.h"
 #include "odata/filter.h"
 #include "odata/planner.h"
 #include "server/wire/entity_json_render.h"
@@ -37,7 +38,14 @@ struct EntityPage {
   // when the plan's ranges are exhausted.
   std::optional<KeyBound> next;
   std::uint64_t scanned = 0;  // entities read from storage (matching or not)
+  // A comparison of the residual filter whose literal has another EDM type than the property
+  // in one of the first kTypeSamples entities examined (design advisor).
+  std::optional<odata::TypeMismatch> type_mismatch;
 };
+
+// How many entities of a page are checked for a comparison of mismatched types: enough for a
+// table whose entities all hold a property with one type, and cheap (a few property lookups).
+inline constexpr std::uint64_t kTypeSamples = 4;
 
 // A stored entity as the renderer reads it: keys and properties straight from the stored record
 // (in LMDB memory while the snapshot is open), never decoded into an Entity. Views into `entity`,

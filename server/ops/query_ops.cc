@@ -139,7 +139,12 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   if (!page) return tl::unexpected(page.error());
   view->reset();
 
-  const QueryStats stats{page->scanned, page->matched, plan.service_class()};
+  QueryStats stats{page->scanned, page->matched, plan.service_class(), page->type_mismatch};
+  // A key or Timestamp compared with a literal of another type is a mismatch whatever the
+  // entities (a plan that scans nothing, `PartitionKey eq 5`, has no entity to show it).
+  if (!stats.type_mismatch && options->filter) {
+    stats.type_mismatch = odata::FindTypeMismatch(options->filter->root(), nullptr);
+  }
   LogQuery(ctx.route.account, table->name, plan, stats);
   Outcome outcome;
   outcome.query_stats = stats;

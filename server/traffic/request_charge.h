@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "odata/evaluator.h"
 #include "odata/planner.h"
 
 namespace malachite::server {
@@ -19,6 +20,9 @@ struct QueryStats {
   // Entity reads: the class of query the real service runs (odata/planner.h); a point read
   // (Get Entity) is kPoint. Unset for Query Tables.
   std::optional<odata::ServiceClass> service_class = std::nullopt;
+  // Query Entities: a comparison of the $filter whose literal has another EDM type than the
+  // property in the first entities scanned (or than a key or Timestamp), for the design advisor.
+  std::optional<odata::TypeMismatch> type_mismatch = std::nullopt;
 };
 
 // What one entity write request wrote, for the design advisor: the largest entity of its
