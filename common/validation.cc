@@ -6,6 +6,7 @@
 
 #include "common/encoding.h"
 #include "common/limits.h"
+#include "common/refusal.h"
 
 namespace malachite {
 namespace {
@@ -167,7 +168,9 @@ Result<std::size_t> CheckKey(std::string_view which, std::string_view value) {
     const bool c1_control =
         b == 0xc2 && i + 1 < value.size() && static_cast<unsigned char>(value[i + 1]) <= 0x9f;
     // Emulator: the service raises ArgumentOutOfRange for these (spec §9.2, rec.).
-    if (IsForbiddenKeyByte(b) || c1_control) return Fail(ErrorCode::kOutOfRangeInput);
+    if (IsForbiddenKeyByte(b) || c1_control) {
+      return Fail(ErrorCode::kOutOfRangeInput, {}, RefusalDetail(Refusal::kKeyCharacter, which));
+    }
   }
   return *units;
 }
@@ -235,7 +238,8 @@ Result<void> ValidateEntity(const Entity& entity) {
   const Result<std::size_t> rk_units = CheckKey("RowKey", entity.row_key);
   if (!rk_units) return tl::unexpected(rk_units.error());
   if (entity.properties.size() > limits::kMaxCustomProperties) {
-    return Fail(ErrorCode::kTooManyProperties);
+    return Fail(ErrorCode::kTooManyProperties, {},
+                std::to_string(entity.properties.size()) + " custom properties");
   }
   // The system properties count towards the 1 MiB like any other property.
   std::size_t size = PropertyBytes(kPartitionKeyUnits, 2 * *pk_units) +
@@ -247,11 +251,24 @@ Result<void> ValidateEntity(const Entity& entity) {
     size += PropertyBytes(*name_units, 0);
   }
   for (const Property& p : entity.properties) {
-    const Result<std::size_t> value_bytes = CheckValue(p.value);
-    if (!value_bytes) return tl::unexpected(value_bytes.error());
+    Result<std::size_t> value_bytes = CheckValue(p.value);
+    if (!value_bytes) {
+      // The detail names the property (logs, the design advisor's example).
+      if (value_bytes.error().code == ErrorCode::kPropertyValueTooLarge) {
+        // A string's size is its UTF-16 size, as the limit counts it.
+        const std::size_t bytes = p.value.type == EdmType::kString ? 2 * Utf16Length(p.value.bytes)
+                                                                   : p.value.bytes.size();
+        value_bytes.error().detail = std::string(EdmTypeName(p.value.type)) + " property '" +
+                                     p.name + "' of " + std::to_string(bytes) + " bytes";
+      }
+      return tl::unexpected(std::move(value_bytes.error()));
+    }
     size += value_bytes.value();
   }
-  if (size > limits::kEntityMaxBytes) return Fail(ErrorCode::kEntityTooLarge);
+  if (size > limits::kEntityMaxBytes) {
+    return Fail(ErrorCode::kEntityTooLarge, {},
+                std::to_string(size) + " bytes as the service counts them");
+  }
   return {};
 }
 

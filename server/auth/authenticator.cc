@@ -139,9 +139,10 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
       route.op == Operation::kGetEntity || route.op == Operation::kUpdateEntity ||
       route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
       route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
-  if (keys_in_url && grant->range &&
-      !RangeContains(*grant->range, route.partition_key, route.row_key)) {
-    return Fail(ErrorCode::kAuthorizationFailure);
+  if (keys_in_url) {
+    if (auto ok = AuthorizeSasKeys(*grant, route.partition_key, route.row_key); !ok) {
+      return tl::unexpected(ok.error());
+    }
   }
   return Principal{AuthScheme::kSas, account->name,
                    std::make_shared<const SasGrant>(std::move(*grant))};

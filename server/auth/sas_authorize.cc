@@ -1,6 +1,7 @@
 #include "server/auth/sas_authorize.h"
 
 #include "common/encoding.h"
+#include "common/refusal.h"
 
 namespace malachite::server {
 namespace {
@@ -24,19 +25,59 @@ std::uint16_t Bits(std::string_view letters) {
   return ParseSasPermissions(letters, true).value_or(0);
 }
 
+// The letters of `bits` in the order of SasPermission ("raudwlcp") or SasResourceType ("sco").
+std::string Letters(std::uint16_t bits, std::string_view order) {
+  std::string letters;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if ((bits & (1u << i)) != 0) letters.push_back(order[i]);
+  }
+  return letters;
+}
+
+constexpr std::string_view kPermissionOrder = "raudwlcp";
+constexpr std::string_view kResourceOrder = "sco";
+
+// Error::detail of a refusal (common/refusal.h): "needs 'a', grants 'r'" (design advisor).
+Error Lacks(ErrorCode code, Refusal rule, std::string_view needs, std::string_view grants) {
+  std::string specifics = "needs ";
+  specifics.append(needs).append(", grants '").append(grants).append("'");
+  return Error{code, {}, RefusalDetail(rule, specifics)};
+}
+
+Error LacksPermission(std::string_view needs, std::uint16_t granted) {
+  return Lacks(ErrorCode::kAuthorizationPermissionMismatch, Refusal::kSasPermission, needs,
+               Letters(granted, kPermissionOrder));
+}
+
+std::string Quoted(std::string_view letters) { return "'" + std::string(letters) + "'"; }
+
+// "PartitionKey 'a'" or "PartitionKey 'a', RowKey 'b'" of a bound of a SAS key range.
+std::string BoundText(const KeyBound& bound) {
+  std::string text = "PartitionKey '" + bound.partition_key + "'";
+  if (bound.row_key) text += ", RowKey '" + *bound.row_key + "'";
+  return text;
+}
+
 Result<void> AuthorizeAccountSas(const SasGrant& grant, Operation op) {
   // Azure: spec §10.7 — the resource type and permissions an account SAS needs (traits table).
   const OperationTraits& traits = TraitsOf(op);
   const std::uint8_t resource = ResourceBit(traits.account_sas_resource);
   if (resource == 0) return Fail(ErrorCode::kAuthorizationFailure);
   if ((grant.resource_types & resource) == 0) {
-    return Fail(ErrorCode::kAuthorizationResourceTypeMismatch);
+    return tl::unexpected(Lacks(
+        ErrorCode::kAuthorizationResourceTypeMismatch, Refusal::kSasResourceType,
+        Quoted(Letters(resource, kResourceOrder)), Letters(grant.resource_types, kResourceOrder)));
   }
   const std::uint16_t any = Bits(traits.account_sas_any);
   const std::uint16_t all = Bits(traits.account_sas_all);
-  const bool any_ok = any == 0 || (grant.permissions & any) != 0;
-  const bool all_ok = (grant.permissions & all) == all;
-  if (!any_ok || !all_ok) return Fail(ErrorCode::kAuthorizationPermissionMismatch);
+  if ((grant.permissions & all) != all) {
+    return tl::unexpected(LacksPermission(
+        Quoted(Letters(all & ~grant.permissions, kPermissionOrder)), grant.permissions));
+  }
+  if (any != 0 && (grant.permissions & any) == 0) {
+    return tl::unexpected(
+        LacksPermission("one of " + Quoted(Letters(any, kPermissionOrder)), grant.permissions));
+  }
   return {};
 }
 
@@ -54,7 +95,8 @@ Result<void> AuthorizeSasOperation(const SasGrant& grant, Operation op, std::str
     return Fail(ErrorCode::kAuthorizationFailure);
   }
   if ((grant.permissions & needed) != needed) {
-    return Fail(ErrorCode::kAuthorizationPermissionMismatch);
+    return tl::unexpected(LacksPermission(
+        Quoted(Letters(needed & ~grant.permissions, kPermissionOrder)), grant.permissions));
   }
   return {};
 }
@@ -64,10 +106,17 @@ Result<void> AuthorizeSasEntity(const SasGrant* grant, Operation op, std::string
   if (grant == nullptr) return {};
   if (auto ok = AuthorizeSasOperation(*grant, op, table); !ok) return ok;
   // Azure: spec §10.8 — a point operation outside the key range is refused with 403.
-  if (grant->range && !RangeContains(*grant->range, pk, rk)) {
-    return Fail(ErrorCode::kAuthorizationFailure);
-  }
-  return {};
+  return AuthorizeSasKeys(*grant, pk, rk);
+}
+
+Result<void> AuthorizeSasKeys(const SasGrant& grant, std::string_view pk, std::string_view rk) {
+  if (!grant.range || RangeContains(*grant.range, pk, rk)) return {};
+  const KeyRange& range = *grant.range;
+  std::string specifics = "PartitionKey '" + std::string(pk) + "', RowKey '" + std::string(rk) +
+                          "' is not within " + (range.lower ? BoundText(*range.lower) : "-inf") +
+                          " .. " + (range.upper ? BoundText(*range.upper) : "+inf");
+  return Fail(ErrorCode::kAuthorizationFailure, {},
+              RefusalDetail(Refusal::kSasKeyRange, specifics));
 }
 
 std::optional<KeyRange> SasKeyRange(const SasToken& token) {

@@ -22,4 +22,8 @@ Result<void> AuthorizeSasOperation(const SasGrant& grant, Operation op, std::str
 Result<void> AuthorizeSasEntity(const SasGrant* grant, Operation op, std::string_view table,
                                 std::string_view pk, std::string_view rk);
 
+// The key range alone: kAuthorizationFailure when (pk, rk) is outside `grant`'s range, its detail
+// naming the keys and the range (common/refusal.h kSasKeyRange). Allowed without a range.
+Result<void> AuthorizeSasKeys(const SasGrant& grant, std::string_view pk, std::string_view rk);
+
 }  // namespace malachite::server

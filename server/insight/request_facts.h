@@ -22,6 +22,12 @@ struct RequestFacts {
   std::string_view table;
   int status = 200;
   std::optional<ErrorCode> error;  // the Azure error answered, if any
+  // The Error that refused the request, when it has a detail (the answered one, or the error
+  // part of a $batch that refused its changeset inside a 202): the detail may name a rule
+  // (common/refusal.h).
+  const Error* refusal = nullptr;
+  std::string_view method;  // as received
+  std::string_view target;  // as received: path and query, a SAS's signature included
   // The partition the request worked in (route or handler), and entity routes' RowKey.
   std::string_view partition_key;
   std::string_view row_key;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/limits.h"
+#include "common/refusal.h"
 #include "server/auth/sas_authorize.h"
 #include "server/http/negotiation.h"
 #include "server/http/router.h"
@@ -59,6 +60,7 @@ Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, Operati
   Outcome outcome;
   RenderFailure(operation_count, failure, content_id, ctx.request_id, ctx.clock.Now(),
                 outcome.response);
+  outcome.refusal = std::move(failure.error);
   return outcome;
 }
 
@@ -203,7 +205,8 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
   if (body.too_many_operations) {
     // Azure: spec §7.4 — InvalidInput at index 0 (the service has been seen with 0 and 99).
     Error error{ErrorCode::kInvalidInput,
-                "The batch request operation exceeds the maximum 100 changes per change set.", ""};
+                "The batch request operation exceeds the maximum 100 changes per change set.",
+                RefusalDetail(Refusal::kBatchOperations)};
     return Rejected(ctx, kMaxBatchOperations + 1, {0, std::move(error)}, std::nullopt);
   }
 

@@ -60,6 +60,9 @@ struct Outcome {
   std::optional<PartitionCharge> partition_charge;
   // Set by the entity write handlers and $batch: what the request writes (design advisor).
   std::optional<WriteStats> write_stats;
+  // Set by $batch when it refused the whole changeset inside its 202 (spec §7.4): the error
+  // part's Error (design advisor).
+  std::optional<Error> refusal;
 };
 
 // ---- Small pieces shared by the handler files ----

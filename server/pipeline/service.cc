@@ -68,6 +68,7 @@ void Exchange::Reset() {
   partition_charge.reset();
   write_stats.reset();
   error.reset();
+  refusal.reset();
   explorer = false;
   fault_delay = std::chrono::milliseconds(0);
   drop_connection = false;
@@ -159,6 +160,7 @@ Result<void> Service::Run(Exchange& exchange) const {
   exchange.query_stats = outcome->query_stats;
   exchange.partition_charge = std::move(outcome->partition_charge);
   exchange.write_stats = outcome->write_stats;
+  if (outcome->refusal) exchange.refusal = std::move(outcome->refusal);
   if (outcome->write) {
     exchange.write = std::move(outcome->write);
     exchange.finish = std::move(outcome->finish);
@@ -199,6 +201,8 @@ void Service::Fail(Exchange& exchange, const Error& error) const {
 
 void Service::RenderFailure(Exchange& exchange, const Error& error) const {
   exchange.error = error.code;
+  // Only a detail tells the advisor more than the code (most errors have none: no copy).
+  if (!error.detail.empty()) exchange.refusal = error;
   if (!exchange.emulated_failure) LogServerFailure(exchange, error);
   const Route* route = exchange.routed ? &exchange.route : nullptr;
   RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
@@ -248,6 +252,9 @@ void Service::RecordInsight(const Exchange& exchange) const {
   RequestFacts facts;
   facts.status = exchange.response.status;
   facts.error = exchange.error;
+  if (exchange.refusal) facts.refusal = &*exchange.refusal;
+  facts.method = exchange.request.method;
+  facts.target = exchange.request.target;
   facts.at = exchange.started;
   if (exchange.routed) {
     const Route& r = exchange.route;

@@ -45,6 +45,10 @@ struct Exchange {
   std::optional<WriteStats> write_stats;
   // The Azure error answered, if any (errors by code in the traffic history).
   std::optional<ErrorCode> error;
+  // The Error that refused the request when it has a detail (the answered one, or the error
+  // part of a $batch that refused its changeset inside a 202): the design advisor reads the
+  // rule it names (common/refusal.h).
+  std::optional<Error> refusal;
   // A Table API call the explorer makes for a client the admin surface admitted (session:
   // HandleAdminRequest said kTableApi): it runs as the account owner, gets the query plan
   // header and x-malachite-elapsed-us, and is not throttled, faulted, metered or billed — it

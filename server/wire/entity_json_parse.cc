@@ -11,6 +11,7 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "common/refusal.h"
 #include "common/validation.h"
 
 namespace malachite::server {
@@ -92,22 +93,27 @@ Result<EdmValue> ToInt(dom::element v, EdmType type) {
   // strings for Int32, as Azurite does). Overflow of the declared width is OutOfRangeInput.
   const std::int64_t lo = type == EdmType::kInt32 ? INT32_MIN : INT64_MIN;
   const std::int64_t hi = type == EdmType::kInt32 ? INT32_MAX : INT64_MAX;
+  const auto out_of_range = [type] {
+    return Fail(
+        ErrorCode::kOutOfRangeInput, {},
+        RefusalDetail(type == EdmType::kInt32 ? Refusal::kInt32Range : Refusal::kInt64Range));
+  };
   std::int64_t value = 0;
   bool overflow = false;
   if (v.is_int64()) {
     value = v.get_int64().value_unsafe();
   } else if (v.is_uint64()) {
-    return Fail(ErrorCode::kOutOfRangeInput);
+    return out_of_range();
   } else if (v.is_string()) {
     std::optional<std::int64_t> parsed =
         ParseDecimal<std::int64_t>(v.get_string().value_unsafe(), overflow);
-    if (overflow) return Fail(ErrorCode::kOutOfRangeInput);
+    if (overflow) return out_of_range();
     if (!parsed) return Fail(ErrorCode::kInvalidInput);
     value = *parsed;
   } else {
     return Fail(ErrorCode::kInvalidInput);
   }
-  if (value < lo || value > hi) return Fail(ErrorCode::kOutOfRangeInput);
+  if (value < lo || value > hi) return out_of_range();
   return type == EdmType::kInt32 ? EdmValue::Int32(static_cast<std::int32_t>(value))
                                  : EdmValue::Int64(value);
 }
@@ -123,9 +129,10 @@ Result<EdmValue> ToDouble(dom::element v) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   // Overflow (1.797693134862316e309) is a 400 like any unparsable number.
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return Fail(ErrorCode::kInvalidInput);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && !std::isfinite(value))) {
+    return Fail(ErrorCode::kInvalidInput, {}, RefusalDetail(Refusal::kDoubleRange));
   }
+  if (ec != std::errc() || end != text.data() + text.size()) return Fail(ErrorCode::kInvalidInput);
   return EdmValue::Double(value);
 }
 
@@ -144,7 +151,7 @@ Result<EdmValue> ToDateTime(std::string_view text) {
   std::optional<DateTime> t = ParseIso8601(text);
   if (!t) return Fail(ErrorCode::kInvalidInput);
   if (t->ticks < kMinDateTimeTicks || t->ticks > kMaxDateTimeTicks) {
-    return Fail(ErrorCode::kOutOfRangeInput);
+    return Fail(ErrorCode::kOutOfRangeInput, {}, RefusalDetail(Refusal::kDateTimeRange));
   }
   return EdmValue::Time(*t);
 }
@@ -252,6 +259,24 @@ Result<void> TakeKey(const Member& m, const Annotation* note, std::string& key, 
   return {};
 }
 
+// A refused value's detail (common/refusal.h) gets the property's name and value, which the
+// design advisor shows as its example: "...: property 'Born' = '1500-01-01T00:00:00Z'".
+void NameRefusedProperty(const Member& m, Error& error) {
+  if (error.detail.empty()) return;
+  constexpr std::size_t kMaxShown = 64;
+  error.detail += ": property '";
+  error.detail += m.name;
+  error.detail += "'";
+  if (m.value.is_string()) {
+    error.detail += " = '";
+    error.detail += m.value.get_string().value_unsafe().substr(0, kMaxShown);
+    error.detail += "'";
+  } else if (m.value.is_number()) {
+    error.detail += " = ";
+    error.detail += simdjson::minify(m.value);
+  }
+}
+
 Result<void> AddProperty(const Member& m, const Annotation* note, Entity& entity) {
   if (auto ok = ValidatePropertyName(m.name); !ok) return tl::unexpected(ok.error());
   std::optional<EdmType> type;
@@ -270,6 +295,7 @@ Result<void> AddProperty(const Member& m, const Annotation* note, Entity& entity
     property.value = std::move(*value);
   } else {
     ok = tl::unexpected(std::move(value.error()));
+    NameRefusedProperty(m, ok.error());
   }
   if (!ok) {
     entity.properties.pop_back();
