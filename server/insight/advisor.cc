@@ -19,6 +19,7 @@ void AppendFindingJson(std::string& out, const Finding& f) {
   JsonMembers m(out);
   m.String("id", f.id);
   m.String("severity", SeverityName(f.severity));
+  m.String("category", CategoryName(f.category));
   m.String("pattern", f.pattern);
   m.String("account", f.account);
   m.String("table", f.table);
@@ -53,6 +54,10 @@ void AppendSummaryJson(std::string& out, const AdvisorInput& input) {
 
 }  // namespace
 
+std::string_view CategoryName(Category category) {
+  return category == Category::kDiffersFromAzurite ? "differs-from-azurite" : "design";
+}
+
 std::string guide::Pattern(std::string_view anchor) {
   return std::string(kPatterns) + "#" + std::string(anchor);
 }
@@ -76,6 +81,8 @@ std::vector<Finding> Advise(const AdvisorInput& input) {
   DetectPartitionPatterns(input, findings);
   DetectQueryPatterns(input, findings);
   DetectWritePatterns(input, findings);
+  DetectFilterTypes(input, findings);
+  DetectRefusals(input, findings);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(a.severity, a.account, a.table, a.id) <
            std::tie(b.severity, b.account, b.table, b.id);

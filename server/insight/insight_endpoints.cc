@@ -33,13 +33,19 @@ void HandleAdvisor(Insight& insight, const Request& request, Response& response)
   }
   if (request.method != "GET") return MethodNotAllowed(response, "GET, DELETE");
   const auto severity = QueryParam(request.target, "severity");
-  if (!severity) return Answer(response, 200, kJson, insight.AdvisorJson());
-  if (*severity != "warning" && *severity != "info") {
+  const auto category = QueryParam(request.target, "category");
+  if (!severity && !category) return Answer(response, 200, kJson, insight.AdvisorJson());
+  if (severity && *severity != "warning" && *severity != "info") {
     return AnswerJsonError(response, 400, "severity must be warning or info");
+  }
+  if (category && *category != CategoryName(Category::kDesign) &&
+      *category != CategoryName(Category::kDiffersFromAzurite)) {
+    return AnswerJsonError(response, 400, "category must be design or differs-from-azurite");
   }
   std::vector<Finding> findings = insight.Findings();
   std::erase_if(findings, [&](const Finding& f) {
-    return (f.severity == Severity::kWarning) != (*severity == "warning");
+    return (severity && (f.severity == Severity::kWarning) != (*severity == "warning")) ||
+           (category && CategoryName(f.category) != *category);
   });
   Answer(response, 200, kJson, FindingsJson(findings, AdvisorInput{}));
 }

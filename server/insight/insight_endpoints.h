@@ -1,7 +1,8 @@
 // The insight endpoints under /-/ (admin_endpoints.cc dispatches here, behind the admin surface's
 // access rule):
 //   GET    /-/advisor            the design advisor's findings as JSON (advisor.h);
-//                                ?severity=warning keeps only warnings
+//                                ?severity=warning keeps only warnings,
+//                                ?category=differs-from-azurite (or design) one category
 //   DELETE /-/advisor            forgets what the advisor has seen
 //   GET    /-/bill               the bill as JSON (bill.h): transactions by account, table and
 //                                operation, capacity (measured on demand, cached 10 s), the

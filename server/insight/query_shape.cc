@@ -85,6 +85,19 @@ std::string QueryShape(std::string_view filter) {
   return shape;
 }
 
+std::size_t LiteralEnd(std::string_view filter, std::size_t start) {
+  std::size_t i = start;
+  if (i >= filter.size()) return filter.size();
+  if (filter[i] == '\'') return SkipQuoted(filter, i);
+  if (filter[i] == '-') ++i;
+  if (i < filter.size() && IsDigit(filter[i])) {
+    while (i < filter.size() && IsNumberChar(filter[i])) ++i;
+    return i;
+  }
+  while (i < filter.size() && IsWordChar(filter[i])) ++i;
+  return i < filter.size() && filter[i] == '\'' ? SkipQuoted(filter, i) : i;
+}
+
 std::vector<std::string> EqualityProperties(std::string_view filter) {
   std::vector<std::string> out;
   if (filter.find_first_not_of(" \t") == std::string_view::npos) return out;

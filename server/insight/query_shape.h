@@ -13,6 +13,11 @@ namespace malachite::server {
 // returned string.
 std::string QueryShape(std::string_view filter);
 
+// The end (one past the last byte) of the literal that starts at byte `start` of `filter` (a
+// Literal's offset): '...' with '' inside, prefix'...' (datetime, guid, X, binary), a number
+// with its suffix, true or false. `filter.size()` when it runs to the end.
+std::size_t LiteralEnd(std::string_view filter, std::size_t start);
+
 // The custom properties (not PartitionKey, RowKey or Timestamp) that `filter` compares with `eq`
 // among its top-level `and` conjuncts, in order of appearance without repeats: what an index
 // entity or a secondary-index key would serve. Empty when `filter` does not parse.

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 
+#include "common/refusal.h"
 #include "server/insight/query_shape.h"
 
 namespace malachite::server {
 namespace {
-
-constexpr std::size_t kMaxExample = 512;
 
 bool Succeeded(const RequestFacts& facts) { return facts.status >= 200 && facts.status < 300; }
 
@@ -131,12 +130,94 @@ void ObserveConflict(TableUsage& usage, const RequestFacts& facts) {
   }
 }
 
+// Azure: spec §6.2 — a comparison of mismatched types matches on the operator alone; the
+// $filter that made it is kept (once) for the advisor to name the property and fix the literal.
+void ObserveMismatch(TableUsage& usage, std::string_view filter, const odata::TypeMismatch& m) {
+  auto it = std::find_if(usage.mismatches.begin(), usage.mismatches.end(), [&](const auto& s) {
+    return s.mismatch.literal_offset == m.literal_offset && s.mismatch.stored == m.stored &&
+           s.mismatch.literal == m.literal && s.filter == filter;
+  });
+  if (it != usage.mismatches.end()) {
+    it->count++;
+  } else if (usage.mismatches.size() < kMaxMismatches && filter.size() <= kMaxExample) {
+    usage.mismatches.push_back(TypeMismatchStats{std::string(filter), m, 1});
+  }
+}
+
+// "GET /devstoreaccount1/orders()?sp=r&sig" with the value of a SAS's `sig` left out (it would
+// let anyone who reads the advisor replay the token), cut at kMaxExample bytes.
+std::string ExampleRequest(std::string_view method, std::string_view target) {
+  std::string out(method);
+  out += ' ';
+  const std::size_t sig = std::min(target.find("?sig="), target.find("&sig="));
+  if (sig == std::string_view::npos) {
+    out += target;
+  } else {
+    out += target.substr(0, sig + 4);
+    const std::size_t next = target.find('&', sig + 5);
+    if (next != std::string_view::npos) out += target.substr(next);
+  }
+  if (out.size() > kMaxExample) out.resize(kMaxExample);
+  return out;
+}
+
+void ObserveRefusal(TableUsage& usage, const RequestFacts& facts) {
+  const ErrorCode code = facts.refusal != nullptr ? facts.refusal->code : *facts.error;
+  const std::string_view detail =
+      facts.refusal != nullptr ? std::string_view(facts.refusal->detail) : std::string_view();
+  const std::optional<RefusalClass> cls = ClassifyRefusal(code, detail);
+  if (!cls) return;
+  RefusalStats& stats = usage.refusals[static_cast<std::size_t>(*cls)];
+  if (stats.count++ > 0) return;
+  stats.code = code;
+  stats.op = *facts.op;
+  stats.request = ExampleRequest(facts.method, facts.target);
+  stats.detail = detail.substr(0, kMaxExample);
+}
+
 bool IsInsertLike(Operation op) {
   return op == Operation::kInsertEntity || op == Operation::kInsertOrReplaceEntity ||
          op == Operation::kInsertOrMergeEntity || op == Operation::kBatch;
 }
 
 }  // namespace
+
+std::optional<RefusalClass> ClassifyRefusal(ErrorCode code, std::string_view detail) {
+  switch (code) {
+    case ErrorCode::kPropertyValueTooLarge:
+      return RefusalClass::kPropertyValueTooLarge;
+    case ErrorCode::kEntityTooLarge:
+      return RefusalClass::kEntityTooLarge;
+    case ErrorCode::kTooManyProperties:
+      return RefusalClass::kTooManyProperties;
+    case ErrorCode::kRequestBodyTooLarge:
+      return RefusalClass::kRequestBodyTooLarge;
+    case ErrorCode::kAuthorizationPermissionMismatch:
+      return RefusalClass::kSasPermission;
+    case ErrorCode::kAuthorizationResourceTypeMismatch:
+      return RefusalClass::kSasResourceType;
+    default:
+      break;
+  }
+  switch (RefusalOf(detail)) {
+    case Refusal::kDateTimeRange:
+      return RefusalClass::kDateTimeRange;
+    case Refusal::kInt32Range:
+      return RefusalClass::kInt32Range;
+    case Refusal::kInt64Range:
+      return RefusalClass::kInt64Range;
+    case Refusal::kDoubleRange:
+      return RefusalClass::kDoubleRange;
+    case Refusal::kKeyCharacter:
+      return RefusalClass::kKeyCharacter;
+    case Refusal::kBatchOperations:
+      return RefusalClass::kBatchOperations;
+    case Refusal::kSasKeyRange:
+      return RefusalClass::kSasKeyRange;
+    default:
+      return std::nullopt;
+  }
+}
 
 void Observe(TableUsage& usage, const RequestFacts& facts, bool billable) {
   const Operation op = *facts.op;
@@ -146,8 +227,12 @@ void Observe(TableUsage& usage, const RequestFacts& facts, bool billable) {
   if (facts.error == ErrorCode::kUpdateConditionNotSatisfied && TraitsOf(op).writes_entity) {
     ObserveConflict(usage, facts);
   }
+  if (facts.error || facts.refusal != nullptr) ObserveRefusal(usage, facts);
   if (!Succeeded(facts)) return;
   if (facts.query != nullptr && facts.query->service_class) ObserveQuery(usage, facts);
+  if (facts.query != nullptr && facts.query->type_mismatch && op == Operation::kQueryEntities) {
+    ObserveMismatch(usage, facts.filter, *facts.query->type_mismatch);
+  }
   if (IsInsertLike(op) && facts.write != nullptr) {
     ObserveInsert(usage.inserts, facts.partition_key, facts.entities);
   }

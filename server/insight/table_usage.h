@@ -6,9 +6,12 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "common/operation.h"
 #include "odata/planner.h"
 #include "server/insight/request_facts.h"
@@ -71,6 +74,47 @@ struct EtagConflict {
   std::uint64_t count = 0;
 };
 
+// Query Entities whose $filter compares a property with a literal of another EDM type than the
+// property holds (odata::TypeMismatch): one entry per $filter text and comparison.
+struct TypeMismatchStats {
+  std::string filter;  // the $filter text (one longer than kMaxExample is not kept)
+  odata::TypeMismatch mismatch;
+  std::uint64_t count = 0;
+};
+
+// The refusals of the real service that Azurite does not make, one class per rule (spec §9.2,
+// §9.3, §7.1, §10.7–10.8), told apart by the ErrorCode and the rule an Error's detail names
+// (common/refusal.h).
+enum class RefusalClass : std::uint8_t {
+  kDateTimeRange,
+  kInt32Range,
+  kInt64Range,
+  kDoubleRange,
+  kPropertyValueTooLarge,
+  kEntityTooLarge,
+  kTooManyProperties,
+  kKeyCharacter,
+  kBatchOperations,
+  kRequestBodyTooLarge,
+  kSasPermission,
+  kSasResourceType,
+  kSasKeyRange,
+};
+inline constexpr std::size_t kRefusalClassCount =
+    static_cast<std::size_t>(RefusalClass::kSasKeyRange) + 1;
+
+// The class of a refusal with `code` and Error::detail `detail`; nullopt for any other error.
+std::optional<RefusalClass> ClassifyRefusal(ErrorCode code, std::string_view detail);
+
+// How many requests one class refused, and the first of them.
+struct RefusalStats {
+  std::uint64_t count = 0;
+  ErrorCode code = ErrorCode::kInvalidInput;
+  Operation op = Operation::kInsertEntity;
+  std::string request;  // "POST /devstoreaccount1/orders", a SAS's `sig` left out
+  std::string detail;   // the Error's detail: which property, permission or keys
+};
+
 struct TableUsage {
   std::string account;
   std::string table;  // as first named; "" for account-level operations
@@ -90,18 +134,23 @@ struct TableUsage {
   std::vector<EtagConflict> conflicts;  // at most kMaxConflicts entities
   std::uint64_t conflict_total = 0;
   std::uint64_t single_deletes = 0;
+  std::vector<TypeMismatchStats> mismatches;  // at most kMaxMismatches
+  std::array<RefusalStats, kRefusalClassCount> refusals{};
 };
 
 // Bounds and thresholds of the observations (the advisor's detectors read them too).
 inline constexpr std::size_t kMaxShapes = 16;
 inline constexpr std::size_t kMaxConflicts = 16;
+inline constexpr std::size_t kMaxMismatches = 16;
+inline constexpr std::size_t kMaxExample = 512;  // bytes of a $filter or request kept
 inline constexpr std::uint64_t kBurstLength = 10;
 inline constexpr std::chrono::milliseconds kBurstGap{200};
 inline constexpr std::uint64_t kNearSizeBytes = 1024 * 1024 * 8 / 10;
 inline constexpr std::uint64_t kNearProperties = 200;
 
 // Adds one request to `usage` (`billable`: bill.h IsBillable). Allocates only when it meets a
-// new query shape, a new conflicting entity or a longer key than it kept before.
+// new query shape, a new conflicting entity, a longer key than it kept before, a new $filter
+// with mismatched types or the first refusal of its class.
 void Observe(TableUsage& usage, const RequestFacts& facts, bool billable);
 
 // Forgets the advisor's observations (not the bill).

@@ -151,6 +151,8 @@ TEST_CASE("insight endpoints: JSON answers and errors through the admin dispatch
   CHECK(f.Answer("GET", "/-/advisor") == "200 application/json");
   CHECK(f.response().body.starts_with("{\"findings\":[],\"summary\":{\"tables\":0,"));
   CHECK(f.Answer("GET", "/-/advisor?severity=bad") == "400 application/json");
+  CHECK(f.Answer("GET", "/-/advisor?category=differs-from-azurite") == "200 application/json");
+  CHECK(f.Answer("GET", "/-/advisor?category=bad") == "400 application/json");
   CHECK(f.Answer("POST", "/-/advisor") == "405 text/plain; charset=utf-8");
   CHECK(f.Answer("PUT", "/-/bill/prices", R"({"currency":"EUR"})") == "200 application/json");
   CHECK(f.response().body.starts_with("{\"currency\":\"EUR\","));
