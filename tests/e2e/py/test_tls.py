@@ -85,5 +85,5 @@ def test_an_unreadable_certificate_stops_startup_with_a_clear_message(tmp_path):
     result = subprocess.run([binary_path(), "--port", "0", "--in-memory", "--cert",
                              str(tmp_path / "missing.pem"), "--key", str(key)],
                             capture_output=True, text=True, timeout=20)
-    assert result.returncode == 1
+    assert result.returncode == 2  # a bad flag: nothing started
     assert "cannot load --cert" in result.stderr
