@@ -202,11 +202,15 @@ async function Main() {
   });
   let tableStarting;
   let tableListening;
+  let tableAccepted = false;
   const tableStartingSeen = new Promise((resolve) => (tableStarting = resolve));
   const tableListeningSeen = new Promise((resolve) => (tableListening = resolve));
   readline.createInterface({ input: table.stdout, crlfDelay: Infinity }).on("line", (line) => {
     console.log(line);
-    if (/^Azurite Table service is starting on /.test(line)) tableStarting();
+    if (/^Azurite Table service is starting on /.test(line)) {
+      tableAccepted = true;
+      tableStarting();
+    }
     const started = /^Azurite Table service successfully started on (.+)$/.exec(line);
     if (started) tableListening(started[1]);
   });
@@ -247,6 +251,8 @@ async function Main() {
   tableExited.then((status) => {
     if (stopping) {
       if (servers.length === 0) process.exit(status);  // spawn failed: nothing else runs
+    } else if (!tableAccepted) {
+      stop(status);  // it refused its command line: its one line on stderr is the message
     } else {
       stop(status === 0 ? 1 : status, `azurite: the table service (Malachite) stopped with exit status ${status}`);
     }
