@@ -179,7 +179,10 @@ async function Main() {
     console.error(`azurite: ${err.message}`);
     return 2;
   }
-  const hasCert = parsed.some((p) => p.option[0] === "cert");
+  // Azurite (ConfigurationBase.hasCert): HTTPS with --cert and --key (PEM) or --pwd (PFX); --cert
+  // alone serves plain HTTP, on Malachite's side too.
+  const given = (name) => parsed.some((p) => p.option[0] === name && p.value);
+  const hasCert = given("cert") && (given("key") || given("pwd"));
 
   // Malachite first: it checks the table flags and AZURITE_ACCOUNTS and says "is starting" before
   // Blob and Queue are started, so a bad line never leaves a half-started container.
