@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "common/encoding.h"
+#include "common/environment.h"
 
 namespace malachite {
 
@@ -166,18 +167,6 @@ Result<unsigned> ReadNumber(std::string_view flag, const std::string& text, unsi
   return value;
 }
 
-std::optional<std::string_view> FindVariable(const char* const* envp, std::string_view name) {
-  if (envp == nullptr) return std::nullopt;
-  for (; *envp != nullptr; ++envp) {
-    std::string_view entry(*envp);
-    if (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
-        entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return std::nullopt;
-}
-
 // Maps what the flags said onto `out.config`, with a warning for what has no effect here.
 Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTableArgs& out) {
   ServerConfig& config = out.config;
@@ -224,7 +213,7 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
         "authentication stays on (as in Azurite)");
   }
   // Azurite: the flag, or exactly "true" in AZURITE_SKIP_API_VERSION_CHECK.
-  auto skip = FindVariable(envp, "AZURITE_SKIP_API_VERSION_CHECK");
+  auto skip = FindEnv(envp, "AZURITE_SKIP_API_VERSION_CHECK");
   if (flags.skip_api_version_check || (skip && *skip == "true")) {
     config.skip_api_version_check = true;
   }
@@ -266,7 +255,7 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
   }
   // Azurite: AZURITE_ACCOUNTS replaces the default account (devstoreaccount1 answers only if
   // listed).
-  if (auto accounts = FindVariable(envp, "AZURITE_ACCOUNTS"); accounts && !accounts->empty()) {
+  if (auto accounts = FindEnv(envp, "AZURITE_ACCOUNTS"); accounts && !accounts->empty()) {
     std::vector<AccountConfig> listed;
     if (auto ok = ParseAccounts(listed, "AZURITE_ACCOUNTS", *accounts); !ok) {
       return tl::unexpected(Refuse("azurite-table: " + ok.error().message));

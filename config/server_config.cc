@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/encoding.h"
+#include "common/environment.h"
 
 namespace malachite {
 
@@ -263,18 +264,6 @@ std::string EnvName(std::string_view name) {
   std::string env = "MALACHITE_";
   for (char c : name) env += c == '-' ? '_' : static_cast<char>(std::toupper(c));
   return env;
-}
-
-std::optional<std::string_view> FindEnv(const char* const* envp, std::string_view name) {
-  if (envp == nullptr) return std::nullopt;
-  for (; *envp != nullptr; ++envp) {
-    std::string_view entry(*envp);
-    if (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
-        entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return std::nullopt;
 }
 
 // Applies `--name value` from any source. `flag` names the option in error messages.

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <type_traits>
 
+#include "common/environment.h"
+
 namespace malachite {
 namespace {
 
@@ -64,18 +66,6 @@ Result<void> ApplyAccountRate(ThrottleConfig& config, std::string_view what,
   }
   config.account_rates.push_back({name, *rate});
   return {};
-}
-
-std::optional<std::string_view> FindEnv(const char* const* envp, std::string_view name) {
-  if (envp == nullptr) return std::nullopt;
-  for (; *envp != nullptr; ++envp) {
-    std::string_view entry(*envp);
-    if (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
-        entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace

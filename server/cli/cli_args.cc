@@ -2,22 +2,10 @@
 
 #include <algorithm>
 
+#include "common/environment.h"
 #include "config/server_config.h"
 
 namespace malachite::cli {
-namespace {
-
-std::optional<std::string_view> FindEnv(const char* const* envp, std::string_view name) {
-  for (; envp != nullptr && *envp != nullptr; ++envp) {
-    std::string_view entry(*envp);
-    if (entry.size() > name.size() && entry.starts_with(name) && entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 const std::vector<CliOption>& LocationOptions() {
   static const std::vector<CliOption> options = {
