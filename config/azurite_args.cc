@@ -1,6 +1,5 @@
 #include "config/azurite_args.h"
 
-#include <charconv>
 #include <filesystem>
 #include <optional>
 
@@ -155,34 +154,23 @@ Result<void> ReadFlags(int argc, const char* const* argv, int first, AzuriteFlag
   return {};
 }
 
-Result<unsigned> ReadNumber(std::string_view flag, const std::string& text, unsigned min,
-                            unsigned max) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    return tl::unexpected(Refuse("azurite-table: invalid value '" + text + "' for --" +
-                                 std::string(flag) + " (expected an integer in " +
-                                 std::to_string(min) + ".." + std::to_string(max) + ")"));
-  }
-  return value;
-}
-
 // Maps what the flags said onto `out.config`, with a warning for what has no effect here.
 Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTableArgs& out) {
   ServerConfig& config = out.config;
-  if (flags.host) {
-    if (flags.host->empty()) return tl::unexpected(Refuse("azurite-table: --tableHost is empty"));
-    config.host = *flags.host;
-  }
-  if (flags.port) {
-    auto port = ReadNumber("tablePort", *flags.port, 0, 65535);
-    if (!port) return tl::unexpected(port.error());
-    config.port = static_cast<std::uint16_t>(*port);
-  }
-  if (flags.keep_alive) {
-    auto seconds = ReadNumber("tableKeepAliveTimeout", *flags.keep_alive, 1, 86400);
-    if (!seconds) return tl::unexpected(seconds.error());
-    config.request_timeout_seconds = *seconds;
+  // The address, port and keep-alive are Malachite's own options under Azurite's names: the
+  // option table checks them and words the refusal.
+  auto same_option = [&](const std::optional<std::string>& value, std::string_view name,
+                         std::string_view azurite_flag) -> Result<void> {
+    if (!value) return {};
+    if (auto ok = ApplyOption(config, name, *value, azurite_flag); !ok) {
+      return tl::unexpected(Refuse("azurite-table: " + ok.error().message));
+    }
+    return {};
+  };
+  if (auto ok = same_option(flags.host, "host", "--tableHost"); !ok) return ok;
+  if (auto ok = same_option(flags.port, "port", "--tablePort"); !ok) return ok;
+  if (auto ok = same_option(flags.keep_alive, "request-timeout", "--tableKeepAliveTimeout"); !ok) {
+    return ok;
   }
   if (flags.in_memory && flags.location) {
     // Azurite's own refusal, word for word (TableEnvironment.inMemoryPersistence).

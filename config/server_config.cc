@@ -266,7 +266,8 @@ std::string EnvName(std::string_view name) {
   return env;
 }
 
-// Applies `--name value` from any source. `flag` names the option in error messages.
+}  // namespace
+
 Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::string_view value,
                          std::string_view flag) {
   if (const Option* option = FindOption(name)) return option->apply(config, flag, value);
@@ -275,6 +276,8 @@ Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::strin
   }
   return Fail(ErrorCode::kInvalidInput, "unknown option '" + std::string(flag) + "' (try --help)");
 }
+
+namespace {
 
 // Applies the 'name = value' lines of the config file text. Errors are prefixed "<path>:<line>: ".
 Result<void> ApplyFileText(ServerConfig& config, std::string_view path, std::string_view text) {

@@ -144,6 +144,13 @@ struct ServerConfig {
 // --cert without --key).
 Result<ServerConfig> ParseArgs(int argc, const char* const* argv, const char* const* envp);
 
+// Applies option `name` (as after "--": "port", "partition-rate") with `value` to `config`, as a
+// flag, variable or config-file line would; `flag` names it in error messages (e.g. another
+// command line's spelling of the same option: "--tablePort"). Fails with kInvalidInput: unknown
+// option, malformed or out-of-range value.
+Result<void> ApplyOption(ServerConfig& config, std::string_view name, std::string_view value,
+                         std::string_view flag);
+
 // Parses "name1:key1[:key2];name2:key2" (MALACHITE_ACCOUNTS, AZURITE_ACCOUNTS) into `accounts`: an
 // entry with a name already there replaces it. Fails with kInvalidInput naming `source` (the
 // flag or variable) and the entry: not name:key, or a key that is not base64.
