@@ -37,22 +37,15 @@ class Fixture {
                   std::string content_type = "application/json") {
     exchange_.Reset();
     Request& request = exchange_.request;
-    request.method = std::move(method);
-    request.target = "/devstoreaccount1/" + std::move(target);
-    request.body = std::move(body);
+    testing::MakeJsonRequest(request, std::move(method), std::move(target), std::move(body),
+                             host_.clock().Now(), "application/json;odata=nometadata",
+                             std::move(content_type));
     request.remote_address = "127.0.0.1";
-    request.headers = {{"Accept", "application/json;odata=nometadata"},
-                       {"Content-Type", std::move(content_type)},
-                       {"x-ms-version", "2019-02-02"},
-                       {"Host", "127.0.0.1:10002"},
-                       {"x-ms-date", FormatRfc1123(host_.clock().Now())}};
     auto route = RouteRequest(request);
     REQUIRE(route);
     if (sign) testing::SignSharedKeyLite(request, *route);
     host_.Run(exchange_);
-    std::string out = std::to_string(exchange_.response.status);
-    if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
-    return out;
+    return testing::StatusAndCode(exchange_.response);
   }
 
   // A table SAS for `table` (`fields`: "sp=r&se=..."), its signature last.

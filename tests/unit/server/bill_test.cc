@@ -33,14 +33,8 @@ class Fixture {
                   bool explorer = false) {
     exchange_.Reset();
     Request& request = exchange_.request;
-    request.method = std::move(method);
-    request.target = "/devstoreaccount1/" + std::move(target);
-    request.body = std::move(body);
-    request.headers = {{"Accept", "application/json;odata=minimalmetadata"},
-                       {"Content-Type", "application/json"},
-                       {"x-ms-version", "2019-02-02"},
-                       {"Host", "127.0.0.1:10002"},
-                       {"x-ms-date", FormatRfc1123(host_.clock().Now())}};
+    testing::MakeJsonRequest(request, std::move(method), std::move(target), std::move(body),
+                             host_.clock().Now(), "application/json;odata=minimalmetadata");
     auto route = RouteRequest(request);
     REQUIRE(route);
     if (sign) {
@@ -50,9 +44,7 @@ class Fixture {
     }
     exchange_.explorer = explorer;
     host_.Run(exchange_);
-    std::string out = std::to_string(exchange_.response.status);
-    if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
-    return out;
+    return testing::StatusAndCode(exchange_.response);
   }
 
   // "<table>: <Operation>=<n> ...; ..." of the billed transactions.

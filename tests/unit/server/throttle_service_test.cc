@@ -17,10 +17,6 @@ namespace {
 const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 constexpr std::int64_t kMs = kTicksPerSecond / 1000;
 
-const std::vector<Header> kJson = {{"Accept", "application/json;odata=minimalmetadata"},
-                                   {"Content-Type", "application/json"},
-                                   {"x-ms-version", "2019-02-02"}};
-
 class Fixture {
  public:
   // Partitions take 5 entities at once and 5 per second; the account 1,000.
@@ -44,20 +40,14 @@ class Fixture {
                   std::string content_type = "application/json") {
     exchange_.Reset();
     Request& request = exchange_.request;
-    request.method = std::move(method);
-    request.target = "/devstoreaccount1/" + std::move(target);
-    request.body = std::move(body);
-    request.headers = kJson;
-    request.headers[1].value = std::move(content_type);
-    request.headers.push_back({"Host", "127.0.0.1:10002"});
-    request.headers.push_back({"x-ms-date", FormatRfc1123(clock().Now())});
+    testing::MakeJsonRequest(request, std::move(method), std::move(target), std::move(body),
+                             clock().Now(), "application/json;odata=minimalmetadata",
+                             std::move(content_type));
     auto route = RouteRequest(request);
     REQUIRE(route);
     testing::SignSharedKeyLite(request, *route);
     harness_.Run(exchange_);
-    std::string out = std::to_string(exchange_.response.status);
-    if (auto code = exchange_.response.Find("x-ms-error-code")) out += " " + std::string(*code);
-    return out;
+    return testing::StatusAndCode(exchange_.response);
   }
 
   std::string Insert(std::string_view pk, std::string_view rk) {
