@@ -137,6 +137,10 @@ const Option kOptions[] = {
      "x-ms-version (like Azurite's --loose --skipApiVersionCheck); opens\n"
      "the admin endpoints too (--admin-open)",
      [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"exit-with-stdin", "", "off",
+     "stop when standard input ends: a launcher holding the pipe's write end\n"
+     "takes the server with it when it dies, even by SIGKILL (test packages)",
+     [](C& c, V f, V v) { return SetSwitch(c.exit_with_stdin, f, v); }},
     {"admin-open", "", "off",
      "let every client use the admin endpoints (/-/metrics, /-/faults, ...);\n"
      "else only loopback clients and requests with an account's credentials",

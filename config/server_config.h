@@ -79,6 +79,10 @@ struct ServerConfig {
   // (like Azurite's --loose/--skipApiVersionCheck), and opens the admin endpoints to every
   // client (as --admin-open). Default off.
   bool loose = false;
+  // --exit-with-stdin: stop gracefully (as on SIGTERM) when standard input reaches end of file
+  // or fails. The test packages start the server with stdin a pipe only they hold, so it stops
+  // when they die, however they die (server/net/stdin_lifeline.h). Default off.
+  bool exit_with_stdin = false;
   // --admin-open: every client may use the admin endpoints (/-/metrics, /-/partitions,
   // /-/faults, ...); by default only loopback clients and requests with an account's
   // credentials may (the health probes /-/healthy and /-/ready are always open). --loose implies

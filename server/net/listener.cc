@@ -21,6 +21,7 @@
 
 #include "server/net/fd_limit.h"
 #include "server/net/session.h"
+#include "server/net/stdin_lifeline.h"
 #include "server/net/tls_context.h"
 
 namespace malachite::server {
@@ -78,6 +79,7 @@ class BeastListener final : public Listener {
         connections_(ConnectionHighWater(open_files_.now)),
         body_budget_(config.body_memory_mb << 20),
         admin_access_(AdminAccess::ForConfig(config, SystemClock::Instance())),
+        exit_with_stdin_(config.exit_with_stdin),
         acceptor_(ioc_) {
     // One single-threaded io_context per I/O thread, each connection bound to one of them
     // (round robin): a keep-alive connection's reads, handling and writes stay on one thread,
@@ -153,13 +155,12 @@ class BeastListener final : public Listener {
     asio::co_spawn(ioc_, ReturnMemoryAfterBursts(), asio::detached);
     asio::signal_set signals(ioc_, SIGINT, SIGTERM);
     signals.async_wait([this](const beast::error_code& ec, int signal) {
-      if (ec) return;
-      spdlog::info("signal {}: stopping (waiting for in-flight requests)", signal);
-      shared_->stopping.store(true);
-      beast::error_code ignored;
-      acceptor_.close(ignored);
-      asio::co_spawn(ioc_, Drain(), asio::detached);
+      if (!ec) BeginStop(fmt::format("signal {}", signal));
     });
+    if (exit_with_stdin_) {
+      asio::co_spawn(ioc_, WatchStdin(ioc_, [this](const std::string& why) { BeginStop(why); }),
+                     [](std::exception_ptr e) { LogException("stdin watch", e); });
+    }
     std::vector<std::thread> pool;
     for (auto& worker : workers_) pool.emplace_back([&context = *worker] { context.run(); });
     ioc_.run();
@@ -230,6 +231,16 @@ class BeastListener final : public Listener {
     closed_near_limit_ = 0;
   }
 
+  // The graceful stop (a signal, or the end of stdin under --exit-with-stdin): no new
+  // connections, then Drain. Runs on ioc_'s thread; a second call does nothing.
+  void BeginStop(const std::string& why) {
+    if (shared_->stopping.exchange(true)) return;
+    spdlog::info("{}: stopping (waiting for in-flight requests)", why);
+    beast::error_code ignored;
+    acceptor_.close(ignored);
+    asio::co_spawn(ioc_, Drain(), asio::detached);
+  }
+
   // Waits (bounded) for in-flight requests, then stops the io_context.
   asio::awaitable<void> Drain() {
     const auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
@@ -264,6 +275,7 @@ class BeastListener final : public Listener {
   ConnectionRegistry connections_;
   BodyBudget body_budget_;
   AdminAccess admin_access_;
+  bool exit_with_stdin_;  // --exit-with-stdin
   // Accept's near-limit log state (the accept loop is one coroutine: no lock needed).
   std::chrono::steady_clock::time_point last_near_limit_log_{};
   std::size_t closed_near_limit_ = 0;
