@@ -1,0 +1,132 @@
+// Types of @malachite/server (hand-written; the package is plain CommonJS with no build step).
+
+export interface StartMalachiteOptions {
+  /** TCP port on 127.0.0.1. Default 0: a free port, read back from the server. */
+  port?: number;
+  /** Keep the data in memory (deleted when the server stops). Default true unless dataDir is given. */
+  inMemory?: boolean;
+  /** Keep the data in this directory (created if missing; kept after stop()). Excludes inMemory: true. */
+  dataDir?: string;
+  /** A fixtures directory: every <table>.jsonl/.csv file (and <account>/<table>.jsonl) is loaded at start; reset() writes them again. */
+  seed?: string;
+  /** Extra command-line flags, appended last (a later flag wins), e.g. ["--throttling", "off"]. See `malachite --help`. */
+  args?: string[];
+  /** The malachite binary to run. Default: MALACHITE_BINARY, else the binary package of this platform (@malachite/server-linux-x64 or -linux-arm64). */
+  binary?: string;
+  /** How long to wait for the server to listen before killing it and rejecting. Default 10000. */
+  startTimeoutMs?: number;
+  /** Environment variables added to this process's for the server (MALACHITE_* options, for example). */
+  env?: Record<string, string>;
+  /** Called with every line the server prints (its log), e.g. (line) => console.error(line). */
+  onLog?: (line: string, stream: "stdout" | "stderr") => void;
+}
+
+export interface ResetOptions {
+  /** Reset only this account (a configured one or one made with createAccount()). Default: every configured account. */
+  account?: string;
+  /** false: leave the tables empty instead of writing the seed fixtures again. Default true. */
+  seed?: boolean;
+}
+
+/** What POST /-/reset answers. */
+export interface ResetResult {
+  accounts: string[];
+  tables_deleted: number;
+  tables_seeded: number;
+  entities_seeded: number;
+  ms: number;
+  [key: string]: unknown;
+}
+
+export interface CreateAccountOptions {
+  /** 3 to 24 lowercase letters and digits. Default: a generated name. */
+  name?: string;
+  /** The account key, base64. Default: 64 random bytes. */
+  key?: string;
+}
+
+/** An account made at run time: isolated from every other account (its own tables). */
+export interface MalachiteAccount {
+  name: string;
+  key: string;
+  /** When it was made (ISO 8601). */
+  created?: string;
+  /** `DefaultEndpointsProtocol=http;AccountName=<name>;AccountKey=<key>;TableEndpoint=<tableUrl>;` */
+  connectionString: string;
+  /** `http://127.0.0.1:<port>/<name>` (path style). */
+  tableUrl: string;
+  /** The same account addressed by host name: `http://<name>.localhost:<port>`. */
+  hostStyleConnectionString?: string;
+  hostStyleTableUrl?: string;
+  /** Deletes the account and its tables (the same as server.deleteAccount(name)). */
+  delete(): Promise<void>;
+}
+
+/** An account as GET /-/accounts lists it. */
+export interface ListedAccount {
+  name: string;
+  key: string;
+  /** true: made at run time; false: configured (devstoreaccount1, --accounts). */
+  runtime: boolean;
+  created?: string;
+}
+
+/** A running Malachite. Stop it with stop() or `await using`. */
+export interface MalachiteServer {
+  /** "127.0.0.1" */
+  readonly host: string;
+  readonly port: number;
+  /** The server's process id. */
+  readonly pid: number;
+  /** "devstoreaccount1", the well-known development account. */
+  readonly account: string;
+  /** devstoreaccount1's well-known key. */
+  readonly key: string;
+  /** `http://127.0.0.1:<port>/devstoreaccount1` */
+  readonly tableUrl: string;
+  /** The connection string of devstoreaccount1 on this server. */
+  readonly connectionString: string;
+  /** Empties the tables (of one account) and writes the seed fixtures again (POST /-/reset). */
+  reset(options?: ResetOptions): Promise<ResetResult>;
+  /** Makes an account (POST /-/accounts): one per test keeps parallel tests apart. */
+  createAccount(options?: CreateAccountOptions): Promise<MalachiteAccount>;
+  /** Deletes an account made with createAccount() and its tables (DELETE /-/accounts/<name>). */
+  deleteAccount(name: string): Promise<void>;
+  /** Every account: configured ones and those made at run time (GET /-/accounts). */
+  listAccounts(): Promise<ListedAccount[]>;
+  /** The server's last lines of output (up to 20 of stdout and of stderr). */
+  output(): string;
+  /**
+   * Stops the server (its stdin closed and SIGTERM; SIGKILL after 5 s) and resolves once it has
+   * exited. Rejects, with its last output, when it had crashed or had to be killed. Calling it
+   * again returns the same promise. A server not stopped stops anyway when this process exits.
+   */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts Malachite and resolves once it listens. Rejects with the server's own one-line reason
+ * (port in use, a data directory it cannot use, a bad seed file, a bad flag), after startTimeoutMs,
+ * or when there is no binary for this platform (the message names the platform, the package and
+ * MALACHITE_BINARY). The server stops when this process exits, however it exits (SIGKILL too).
+ */
+export function startMalachite(options?: StartMalachiteOptions): Promise<MalachiteServer>;
+
+/** The binary startMalachite() would run for `binary` (options.binary), or throws why there is none. */
+export function resolveBinary(binary?: string): string;
+
+/** An admin call (reset, createAccount, deleteAccount, listAccounts) the server refused. */
+export class MalachiteAdminError extends Error {
+  /** The HTTP status, e.g. 409. */
+  statusCode: number;
+  /** The service's error code, e.g. "StorageAccountAlreadyTaken". */
+  code: string | undefined;
+  /** The response body. */
+  body: string;
+}
+
+/** "devstoreaccount1" */
+export const DEV_ACCOUNT: string;
+/** devstoreaccount1's well-known key. */
+export const DEV_KEY: string;

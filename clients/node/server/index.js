@@ -1,0 +1,283 @@
+"use strict";
+// @malachite/server: starts a Malachite Azure Table storage emulator for a test process.
+// startMalachite() spawns the binary on a free port with its data in memory and resolves once it
+// listens; the server never outlives the process that started it (its standard input is a pipe
+// only this process holds, and the server stops when the pipe closes, also after a SIGKILL).
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const http = require("node:http");
+const path = require("node:path");
+const { AdminClient, MalachiteAdminError, connectionStringFor, kDevAccount, kDevKey } = require("./admin");
+
+const kHost = "127.0.0.1";
+const kDefaultStartTimeoutMs = 10000;
+const kStopKillAfterMs = 5000;
+const kTailLines = 20;
+// The platforms with a binary package, by `${process.platform}-${process.arch}`.
+const kPlatformPackages = {
+  "linux-x64": "@malachite/server-linux-x64",
+  "linux-arm64": "@malachite/server-linux-arm64",
+};
+
+// The malachite binary to run, in this order: options.binary, MALACHITE_BINARY, the binary package
+// of this platform. Throws an Error naming the platform, the package and MALACHITE_BINARY when
+// there is none, or when the one named is not an executable file.
+function resolveBinary(binary) {
+  if (binary !== undefined) return checkExecutable(binary, "options.binary");
+  if (process.env.MALACHITE_BINARY) return checkExecutable(process.env.MALACHITE_BINARY, "MALACHITE_BINARY");
+  const platform = `${process.platform}-${process.arch}`;
+  const pkg = kPlatformPackages[platform];
+  const how =
+    "set MALACHITE_BINARY to a malachite binary (bin/malachite of the release bundle " +
+    "malachite-<version>-linux-<x86_64|aarch64>.tar.gz) or pass { binary }, or run the container " +
+    "image (@malachite/testcontainers)";
+  if (!pkg) {
+    throw new Error(
+      `@malachite/server: no Malachite binary for ${platform}: binaries are packaged for ` +
+        `${Object.keys(kPlatformPackages).join(" and ")} (glibc 2.36+) only; ${how}`,
+    );
+  }
+  let dir;
+  try {
+    dir = path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    throw new Error(
+      `@malachite/server: the binary package ${pkg} for ${platform} is not installed (an optional ` +
+        `dependency of @malachite/server: installed with --omit=optional, or the lock file was ` +
+        `made on another platform?); reinstall @malachite/server on this platform, or ${how}`,
+    );
+  }
+  return checkExecutable(path.join(dir, "bin", "malachite"), pkg);
+}
+
+function checkExecutable(file, from) {
+  const resolved = path.resolve(file);
+  let stat;
+  try {
+    stat = fs.statSync(resolved);
+  } catch (e) {
+    throw new Error(`@malachite/server: ${from} names ${resolved}, which does not exist (${e.code})`);
+  }
+  if (!stat.isFile()) throw new Error(`@malachite/server: ${from} names ${resolved}, which is not a file`);
+  try {
+    fs.accessSync(resolved, fs.constants.X_OK);
+  } catch {
+    throw new Error(`@malachite/server: ${from} names ${resolved}, which is not executable (chmod +x it)`);
+  }
+  return resolved;
+}
+
+// The command line for options (validated here: a mistake is a TypeError before anything starts).
+function serverArgs(options) {
+  const { port = 0, dataDir, seed, args = [] } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError(`startMalachite: port must be an integer from 0 to 65535, not ${port}`);
+  }
+  if (dataDir !== undefined && options.inMemory === true) {
+    throw new TypeError("startMalachite: inMemory and dataDir exclude each other");
+  }
+  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
+    throw new TypeError("startMalachite: args must be an array of strings");
+  }
+  const out = ["--host", kHost, "--port", String(port), "--exit-with-stdin"];
+  if (dataDir !== undefined) out.push("--data-dir", path.resolve(dataDir));
+  else if (options.inMemory !== false) out.push("--in-memory");
+  if (seed !== undefined) out.push("--seed", path.resolve(seed));
+  return out.concat(args);
+}
+
+// The last lines a stream printed, for error messages.
+class Tail {
+  constructor() {
+    this.lines = [];
+    this.partial = "";
+  }
+  push(text, onLine) {
+    const parts = (this.partial + text).split("\n");
+    this.partial = parts.pop();
+    for (const raw of parts) {
+      const line = raw.replace(/\r$/, "");
+      this.lines.push(line);
+      if (this.lines.length > kTailLines) this.lines.shift();
+      onLine(line);
+    }
+  }
+  all() {
+    return this.partial ? [...this.lines, this.partial] : this.lines.slice();
+  }
+}
+
+// Why the server did not start, from its output: its own `malachite: <reason>` line on stderr
+// when it printed one, else its last lines.
+function startFailure(summary, stdout, stderr) {
+  const errLines = stderr.all();
+  const own = errLines.filter((l) => l.startsWith("malachite: ")).pop();
+  const lastLines = [...stdout.all(), ...errLines].filter((l) => l.trim() !== "").slice(-kTailLines);
+  const reason = own ?? lastLines.slice(-5).join("\n");
+  const error = new Error(`${summary}${reason ? `: ${reason}` : " (it printed nothing)"}`);
+  error.output = lastLines.join("\n");
+  return error;
+}
+
+/**
+ * Starts Malachite. Resolves once it listens, to a MalachiteServer (see index.d.ts); rejects with
+ * the server's own reason when it cannot start (port in use, data directory, seed file, flag), or
+ * after startTimeoutMs.
+ */
+function startMalachite(options = {}) {
+  let binary;
+  let args;
+  try {
+    binary = resolveBinary(options.binary);
+    args = serverArgs(options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const startTimeoutMs = options.startTimeoutMs ?? kDefaultStartTimeoutMs;
+  const env = options.env ? { ...process.env, ...options.env } : process.env;
+  const onLog = options.onLog;
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
+    const stdout = new Tail();
+    const stderr = new Tail();
+    let settled = false;
+    const fail = (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      reject(error);
+    };
+    const timer = setTimeout(
+      () => fail(startFailure(`malachite (${binary}) did not start within ${startTimeoutMs} ms`, stdout, stderr)),
+      startTimeoutMs,
+    );
+    // The pipe's far end is the server's stdin; writes never happen, but closing it after the
+    // server exited must not throw.
+    child.stdin.on("error", () => {});
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (text) =>
+      stdout.push(text, (line) => {
+        if (onLog) onLog(line, "stdout");
+        const ready = !settled && /^malachite: listening on (.+):(\d+)\s*$/.exec(line);
+        if (ready) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(new MalachiteServer(child, Number(ready[2]), stdout, stderr));
+        }
+      }),
+    );
+    child.stderr.on("data", (text) => stderr.push(text, (line) => onLog && onLog(line, "stderr")));
+    child.on("error", (e) => fail(new Error(`@malachite/server: cannot run ${binary}: ${e.message}`)));
+    // "close", not "exit": by then the streams have delivered the last lines (the reason).
+    child.on("close", (code, signal) =>
+      fail(startFailure(`malachite exited with ${signal ?? `status ${code}`} before it listened`, stdout, stderr)),
+    );
+  });
+}
+
+/** A running Malachite (see index.d.ts for the contract of each member). */
+class MalachiteServer {
+  #child;
+  #tails;
+  #agent;
+  #admin;
+  #exit; // { code, signal } once it exited
+  #exited;
+  #resolveExited;
+  #stopping;
+
+  constructor(child, port, stdout, stderr) {
+    this.host = kHost;
+    this.port = port;
+    this.pid = child.pid;
+    this.account = kDevAccount;
+    this.key = kDevKey;
+    this.tableUrl = `http://${kHost}:${port}/${kDevAccount}`;
+    this.connectionString = connectionStringFor(kDevAccount, kDevKey, this.tableUrl);
+    this.#child = child;
+    this.#tails = { stdout, stderr };
+    this.#agent = new http.Agent({ keepAlive: true });
+    this.#admin = new AdminClient({ host: kHost, port, agent: this.#agent });
+    this.#exited = new Promise((r) => (this.#resolveExited = r));
+    child.on("exit", (code, signal) => {
+      this.#exit = { code, signal };
+      this.#agent.destroy();
+      this.#resolveExited();
+    });
+    // An open server does not keep the process alive: when nothing else is left to do, the
+    // process exits, its end of the stdin pipe closes and the server stops with it.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream.unref?.();
+  }
+
+  /** The server's last lines of output (up to 20 of each stream). */
+  output() {
+    return [...this.#tails.stdout.all(), ...this.#tails.stderr.all()].join("\n");
+  }
+
+  reset(options) {
+    return this.#admin.reset(options);
+  }
+
+  createAccount(options) {
+    return this.#admin.createAccount(options);
+  }
+
+  deleteAccount(name) {
+    return this.#admin.deleteAccount(name);
+  }
+
+  listAccounts() {
+    return this.#admin.listAccounts();
+  }
+
+  /**
+   * Stops the server: closes its stdin and sends SIGTERM, SIGKILL after 5 s. Resolves once it has
+   * exited; rejects when it had crashed or had to be killed. Calling it again returns the same
+   * promise.
+   */
+  stop() {
+    if (!this.#stopping) this.#stopping = this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop() {
+    const child = this.#child;
+    const exitedBefore = this.#exit !== undefined;
+    let killed = false;
+    if (!exitedBefore) {
+      child.ref(); // the caller awaits the exit: keep the process alive until it happens
+      child.stdin.end();
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => {
+        killed = true;
+        child.kill("SIGKILL");
+      }, kStopKillAfterMs);
+      await this.#exited;
+      clearTimeout(timer);
+    }
+    const { code, signal } = this.#exit;
+    const { stdout, stderr } = this.#tails;
+    if (killed) {
+      throw startFailure(`malachite (pid ${this.pid}) did not stop within ${kStopKillAfterMs} ms of SIGTERM and was killed`, stdout, stderr);
+    }
+    if (exitedBefore || !(code === 0 || signal === "SIGTERM")) {
+      const how = exitedBefore ? "had exited by itself" : "stopped";
+      throw startFailure(`malachite (pid ${this.pid}) ${how} with ${signal ?? `status ${code}`}`, stdout, stderr);
+    }
+  }
+}
+
+if (Symbol.asyncDispose) {
+  MalachiteServer.prototype[Symbol.asyncDispose] = function asyncDispose() {
+    return this.stop();
+  };
+}
+
+exports.startMalachite = startMalachite;
+exports.resolveBinary = resolveBinary;
+exports.MalachiteAdminError = MalachiteAdminError;
+exports.DEV_ACCOUNT = kDevAccount;
+exports.DEV_KEY = kDevKey;
