@@ -1,0 +1,36 @@
+namespace Malachite;
+
+/// <summary>
+/// A failure of Malachite.Server: the server could not start (the message is the server's own
+/// <c>malachite: ...</c> line when it printed one, or names the missing binary and the platform),
+/// or an admin request (<see cref="MalachiteServer.CreateAccountAsync"/>,
+/// <see cref="MalachiteServer.DeleteAccountAsync"/>, <see cref="MalachiteServer.ResetAsync"/>) was
+/// refused (<see cref="Status"/> and <see cref="ErrorCode"/> are the service's).
+/// </summary>
+public sealed class MalachiteException : Exception
+{
+    /// <summary>Creates the exception.</summary>
+    /// <param name="message">What failed, in one sentence.</param>
+    /// <param name="status">The HTTP status of a refused admin request, else null.</param>
+    /// <param name="errorCode">The service's error code (x-ms-error-code), else null.</param>
+    /// <param name="inner">The underlying exception, if any.</param>
+    public MalachiteException(string message, int? status = null, string? errorCode = null,
+                              Exception? inner = null)
+        : base(message, inner)
+    {
+        Status = status;
+        ErrorCode = errorCode;
+    }
+
+    /// <summary>The HTTP status of a refused admin request (e.g. 409), else null.</summary>
+    public int? Status { get; }
+
+    /// <summary>The service's error code, e.g. <c>StorageAccountAlreadyTaken</c>, else null.</summary>
+    public string? ErrorCode { get; }
+
+    /// <summary>The exit status of a server that stopped while starting, else null.</summary>
+    public int? ExitCode { get; init; }
+
+    /// <summary>The server's last lines of output (stdout and stderr) when it failed to start.</summary>
+    public IReadOnlyList<string> Output { get; init; } = Array.Empty<string>();
+}
