@@ -1,0 +1,44 @@
+"""The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG> (manylinux_2_36_x86_64,
+...), the tag clients/python/build-wheel stamped into src/pytest_malachite/_version.py from the
+bundle's glibc floor. Everything else is in pyproject.toml."""
+import os
+import re
+from pathlib import Path
+
+from setuptools import Distribution, setup
+from setuptools.command.build_py import build_py
+from wheel.bdist_wheel import bdist_wheel
+
+HERE = Path(__file__).resolve().parent
+STAMP = HERE / "src" / "pytest_malachite" / "_version.py"
+if not STAMP.exists() or not (STAMP.parent / "bin" / "malachite").exists():
+    raise SystemExit("pytest-malachite is built by clients/python/build-wheel (it stamps the version "
+                     "and copies the malachite binary from the release bundle)")
+PLATFORM_TAG = re.search(r'^PLATFORM_TAG = "([^"]+)"', STAMP.read_text(), re.M).group(1)
+
+
+class BinaryDistribution(Distribution):
+    """Holds a native binary: built into a platform directory, Root-Is-Purelib false."""
+
+    def has_ext_modules(self):
+        return True
+
+
+class platform_wheel(bdist_wheel):
+    def get_tag(self):
+        return "py3", "none", PLATFORM_TAG
+
+
+class build_py_keeping_modes(build_py):
+    """Package data keeps its file modes (the binary's exec bits reach the wheel's zip entries,
+    which pip restores on install)."""
+
+    def run(self):
+        super().run()
+        source = STAMP.parent / "bin"
+        target = Path(self.build_lib) / "pytest_malachite" / "bin"
+        for path in source.iterdir():
+            os.chmod(target / path.name, path.stat().st_mode & 0o777)
+
+
+setup(distclass=BinaryDistribution, cmdclass={"bdist_wheel": platform_wheel, "build_py": build_py_keeping_modes})

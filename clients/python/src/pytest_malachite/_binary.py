@@ -1,0 +1,100 @@
+"""Which malachite binary to run: the `binary` argument, else MALACHITE_BINARY, else the wheel's own
+(pytest_malachite/bin/malachite, beside the shared libraries it loads through its $ORIGIN rpath).
+
+Every way of not having a runnable binary is one MalachiteBinaryError whose message names this
+platform (platform.machine()) and MALACHITE_BINARY, before anything is started: a missing file, a
+file that is not executable, an ELF file for another architecture (which the kernel would refuse
+with "Exec format error", or run slowly under qemu where binfmt is set up), a glibc older than the
+wheel's binary needs.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Optional, Tuple
+
+from ._errors import MalachiteBinaryError
+
+ENV_BINARY = "MALACHITE_BINARY"
+PACKAGED_BINARY = Path(__file__).resolve().parent / "bin" / "malachite"
+
+# ELF e_machine values (the System V ABI's registry) of the architectures Malachite is built for.
+_ELF_MACHINES = {0x3E: "x86_64", 0xB7: "aarch64"}
+_HOW_TO_GET = ("install the pytest-malachite wheel built for linux-{machine} "
+               "(pytest_malachite-<version>-py3-none-manylinux_2_36_{machine}.whl), "
+               "or set MALACHITE_BINARY to a malachite binary for this machine "
+               "(the release bundle's bin/malachite, or /usr/bin/malachite from the .deb)")
+
+
+def this_platform() -> str:
+    """'linux-x86_64', 'linux-aarch64', 'darwin-arm64', ...: how error messages name this machine."""
+    return "%s-%s" % (sys.platform, platform.machine() or "unknown")
+
+
+def resolve_binary(binary: Optional[os.PathLike | str] = None) -> Tuple[str, str]:
+    """Returns (path, where it came from) of the binary to run.
+
+    Raises MalachiteBinaryError when there is none that this machine can run.
+    """
+    machine = platform.machine() or "unknown"
+    how = _HOW_TO_GET.format(machine=machine)
+    if binary is not None:
+        path, source = os.fspath(binary), "binary=%r" % os.fspath(binary)
+    elif os.environ.get(ENV_BINARY):
+        path, source = os.environ[ENV_BINARY], "%s=%s" % (ENV_BINARY, os.environ[ENV_BINARY])
+    else:
+        path, source = str(PACKAGED_BINARY), "the wheel's binary"
+        if not PACKAGED_BINARY.exists():
+            raise MalachiteBinaryError(
+                "pytest-malachite: this installation has no malachite binary for %s (no %s): %s"
+                % (this_platform(), PACKAGED_BINARY, how))
+        _check_glibc(how)
+    if not os.path.isfile(path):
+        raise MalachiteBinaryError("pytest-malachite: %s: no such file (platform %s); %s"
+                                   % (source, this_platform(), how))
+    if not os.access(path, os.X_OK):
+        raise MalachiteBinaryError("pytest-malachite: %s: %s is not executable (platform %s); %s"
+                                   % (source, path, this_platform(), how))
+    built_for = elf_machine(path)
+    if built_for is not None and built_for != machine:
+        raise MalachiteBinaryError(
+            "pytest-malachite: %s: %s is a linux-%s binary and this machine is %s; %s"
+            % (source, path, built_for, this_platform(), how))
+    return path, source
+
+
+def elf_machine(path: str) -> Optional[str]:
+    """The architecture an ELF file is built for ('x86_64', 'aarch64', 'e_machine 40'), or None
+    when `path` is not an ELF file (a launcher script, say)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return None
+    if len(header) < 20 or header[:4] != b"\x7fELF":
+        return None
+    order = "little" if header[5] == 1 else "big"
+    number = int.from_bytes(header[18:20], order)
+    return _ELF_MACHINES.get(number, "e_machine %d" % number)
+
+
+def _check_glibc(how: str) -> None:
+    # The wheel's binary links against glibc (its tag says manylinux_2_<N>); pip does not install
+    # the wheel where glibc is older, but a copied site-packages or --target install can get there.
+    from ._version import GLIBC_MIN
+    if not sys.platform.startswith("linux"):
+        raise MalachiteBinaryError("pytest-malachite: the wheel's malachite binary runs on Linux "
+                                   "and this is %s; %s" % (this_platform(), how))
+    try:
+        found = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError):
+        found = ""
+    parts = found.split()
+    have = tuple(int(p) for p in parts[1].split(".")[:2]) if len(parts) == 2 else None
+    if have is None or have < GLIBC_MIN:
+        raise MalachiteBinaryError(
+            "pytest-malachite: the wheel's malachite binary needs glibc %d.%d or newer and this "
+            "system (%s) has %s; %s" % (GLIBC_MIN[0], GLIBC_MIN[1], this_platform(),
+                                       found or "no glibc", how))

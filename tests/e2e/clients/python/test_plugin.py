@@ -1,0 +1,474 @@
+"""Behaviour of the installed pytest-malachite wheel (scripts/check-python-client runs this file from
+a temp dir, in a clean virtual environment where the wheel is the only thing installed beside
+Debian's pytest and azure-data-tables).
+
+The surface (start_malachite, the Malachite and Account objects, the fixtures and options), accounts
+isolated from each other (100 tests under pytest-xdist when it is installed), bad input (no binary,
+a binary for another machine, a port in use, a bad seed, a data directory it cannot use, a bad
+flag, a server that never says it listens: one error each, never a hang), and the lifeline: the
+server is gone within 2 s of the test process being SIGKILLed. Figures are printed, not asserted.
+"""
+import base64
+import json
+import os
+import platform
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from azure.data.tables import TableServiceClient
+
+import pytest_malachite as pm
+from pytest_malachite import _binary
+
+pytest_plugins = ["pytester"]
+
+MACHINE = platform.machine()
+OTHER_ARCH = {"x86_64": "aarch64", "aarch64": "x86_64"}.get(MACHINE, "x86_64")
+ELF_MACHINE = {"x86_64": 0x3E, "aarch64": 0xB7}
+
+
+def figure(capsys, text):
+    with capsys.disabled():
+        print("\n  figure: " + text)
+
+
+def pid_gone(pid):
+    """True once `pid` no longer runs (absent, or a zombie nobody has reaped yet)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def wait_gone(pid, timeout):
+    deadline = time.monotonic() + timeout
+    while not pid_gone(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def service(connection_string):
+    return TableServiceClient.from_connection_string(connection_string, retry_total=0)
+
+
+def names(svc):
+    return sorted(t.name for t in svc.list_tables())
+
+
+# -- the wheel --------------------------------------------------------------------------------------
+
+def test_the_wheel_holds_an_executable_binary_for_this_machine_and_its_libraries():
+    binary = _binary.PACKAGED_BINARY
+    assert binary.is_file() and os.access(binary, os.X_OK), "exec bits lost on install: %s" % binary
+    assert _binary.elf_machine(str(binary)) == MACHINE
+    libraries = sorted(p.name for p in binary.parent.iterdir() if ".so" in p.name)
+    assert any(name.startswith("libstdc++.so") for name in libraries), libraries
+    expected = os.environ.get("MALACHITE_EXPECTED_VERSION")
+    if expected:
+        assert pm.__version__ == expected
+    out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=10)
+    assert out.stdout.strip() == "malachite %s" % pm.__version__
+    assert (binary.parent.parent / "py.typed").is_file()
+
+
+# -- the surface ------------------------------------------------------------------------------------
+
+def test_start_malachite_serves_the_dev_account_and_stops_cleanly(capsys):
+    started = time.perf_counter()
+    with pm.start_malachite() as server:
+        svc = service(server.connection_string)
+        svc.create_table("first")
+        first_call = time.perf_counter() - started
+        assert server.port > 0 and server.running
+        assert server.account == "devstoreaccount1" and server.key == pm.DEV_KEY
+        assert server.table_url == "http://127.0.0.1:%d/devstoreaccount1" % server.port
+        assert server.connection_string == (
+            "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=%s;"
+            "TableEndpoint=%s;" % (pm.DEV_KEY, server.table_url))
+        assert names(svc) == ["first"]
+        pid = server.pid
+    assert server.exit_status == 0 and not server.running and pid_gone(pid)
+    assert server.stop() == 0  # again: the same status
+    figure(capsys, "start_malachite() to the first successful SDK call (create_table): %.1f ms"
+           % (first_call * 1000))
+
+
+def test_accounts_are_made_listed_used_and_deleted(malachite):
+    name = "py" + uuid.uuid4().hex[:12]
+    key = base64.b64encode(os.urandom(32)).decode()
+    account = malachite.create_account(name, key=key)
+    assert (account.name, account.key) == (name, key)
+    assert account.table_url == "http://127.0.0.1:%d/%s" % (malachite.port, name)
+    assert account.connection_string == (
+        "DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;TableEndpoint=%s;"
+        % (name, key, account.table_url))
+    svc = service(account.connection_string)
+    svc.create_table("items").create_entity({"PartitionKey": "p", "RowKey": "1", "N": 1})
+    listed = {a["name"]: a for a in malachite.accounts()}
+    assert listed[name]["runtime"] is True and listed["devstoreaccount1"]["runtime"] is False
+
+    generated = malachite.create_account()
+    assert re.fullmatch(r"[a-z0-9]{3,24}", generated.name)
+    assert len(base64.b64decode(generated.key)) == 64
+    with generated:
+        assert names(service(generated.connection_string)) == []
+    account.delete()
+    assert {a["name"] for a in malachite.accounts()}.isdisjoint({name, generated.name})
+
+
+@pytest.mark.parametrize("name, key, status, code", [
+    ("taken", None, 409, "StorageAccountAlreadyTaken"),
+    ("Not_Valid", None, 400, "AccountNameInvalid"),
+    ("ab", None, 400, "AccountNameInvalid"),
+    (None, "not base64!", 400, "InvalidInput"),
+])
+def test_account_requests_the_service_refuses_raise_its_status_and_code(malachite, name, key,
+                                                                        status, code):
+    if name == "taken":
+        name = malachite.create_account().name
+    with pytest.raises(pm.MalachiteAdminError) as refused:
+        malachite.create_account(name, key=key)
+    assert (refused.value.status, refused.value.code) == (status, code)
+    assert refused.value.detail and code in str(refused.value)
+
+
+def test_deleting_an_unknown_or_a_configured_account_is_refused(malachite):
+    with pytest.raises(pm.MalachiteAdminError) as unknown:
+        malachite.delete_account("nosuch" + uuid.uuid4().hex[:8])
+    assert (unknown.value.status, unknown.value.code) == (404, "ResourceNotFound")
+    with pytest.raises(pm.MalachiteAdminError) as configured:
+        malachite.delete_account("devstoreaccount1")
+    assert (configured.value.status, configured.value.code) == (409, "OperationNotAllowed")
+
+
+def test_accounts_do_not_see_each_others_tables(malachite):
+    first, second = malachite.create_account(), malachite.create_account()
+    try:
+        service(first.connection_string).create_table("orders").create_entity(
+            {"PartitionKey": "p", "RowKey": "1", "Owner": "first"})
+        assert names(service(second.connection_string)) == []
+        service(second.connection_string).create_table("orders")
+        assert list(service(second.connection_string).get_table_client("orders")
+                    .list_entities()) == []
+        assert "orders" not in names(service(malachite.connection_string))
+    finally:
+        first.delete()
+        second.delete()
+
+
+def test_reset_restores_the_seed_and_empties_one_account(tmp_path):
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "people.jsonl").write_text('{"PartitionKey":"a","RowKey":"1","Name":"Ada"}\n'
+                                       '{"PartitionKey":"a","RowKey":"2","Name":"Grace"}\n')
+    with pm.start_malachite(seed=seed) as server:
+        dev = service(server.connection_string)
+        assert sorted(e["Name"] for e in dev.get_table_client("people").list_entities()) == [
+            "Ada", "Grace"]
+        dev.create_table("scratch")
+        dev.get_table_client("people").delete_entity("a", "1")
+        account = server.create_account()
+        own = service(account.connection_string)
+        own.create_table("mine")
+
+        summary = server.reset(account=account.name)
+        assert summary["accounts"] == [account.name]
+        assert names(own) == [] and names(dev) == ["people", "scratch"]
+
+        summary = server.reset()
+        assert summary["entities_seeded"] == 2
+        assert names(dev) == ["people"]
+        assert len(list(dev.get_table_client("people").list_entities())) == 2
+        server.reset(seed=False)
+        assert names(dev) == []
+
+
+def test_a_data_dir_keeps_the_data_and_a_temporary_one_is_removed(tmp_path):
+    data = tmp_path / "data"
+    with pm.start_malachite(data_dir=data) as server:
+        service(server.connection_string).create_table("kept")
+    with pm.start_malachite(data_dir=data) as server:
+        assert names(service(server.connection_string)) == ["kept"]
+    with pm.start_malachite(in_memory=False) as server:
+        made = server.data_dir
+        assert os.path.isdir(made)
+    assert not os.path.exists(made)
+
+
+def test_100_parallel_users_each_with_their_own_account(malachite, capsys):
+    def one_test(i):
+        account = malachite.create_account()
+        try:
+            table = service(account.connection_string).create_table("items")
+            table.create_entity({"PartitionKey": "p", "RowKey": str(i)})
+            return [e["RowKey"] for e in table.list_entities()] == [str(i)]
+        finally:
+            account.delete()
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=100) as pool:
+        results = list(pool.map(one_test, range(100)))
+    elapsed = time.perf_counter() - started
+    assert all(results)
+    figure(capsys, "100 threads each creating an account, a table, an entity, a query, deleting "
+                   "the account: %.0f ms in all" % (elapsed * 1000))
+
+
+# -- bad input --------------------------------------------------------------------------------------
+
+def assert_names_platform_and_variable(error):
+    text = str(error.value)
+    assert MACHINE in text and "MALACHITE_BINARY" in text, text
+
+
+def test_a_missing_binary_names_the_platform_and_MALACHITE_BINARY(tmp_path, monkeypatch):
+    with pytest.raises(pm.MalachiteBinaryError) as given:
+        pm.start_malachite(binary=tmp_path / "nothing")
+    assert_names_platform_and_variable(given)
+    monkeypatch.setenv("MALACHITE_BINARY", str(tmp_path / "nothing"))
+    with pytest.raises(pm.MalachiteBinaryError) as from_env:
+        pm.start_malachite()
+    assert_names_platform_and_variable(from_env)
+    assert "MALACHITE_BINARY=%s" % (tmp_path / "nothing") in str(from_env.value)
+    monkeypatch.delenv("MALACHITE_BINARY")
+    monkeypatch.setattr(_binary, "PACKAGED_BINARY", tmp_path / "bin" / "malachite")
+    with pytest.raises(pm.MalachiteBinaryError) as none_in_wheel:
+        pm.start_malachite()
+    assert_names_platform_and_variable(none_in_wheel)
+    assert "has no malachite binary for linux-%s" % MACHINE in str(none_in_wheel.value)
+
+
+def test_a_binary_for_another_machine_is_refused_before_it_runs(tmp_path):
+    other_wheel = os.environ.get("MALACHITE_OTHER_ARCH_WHEEL")
+    foreign = tmp_path / "malachite"
+    if other_wheel:  # the real binary of the other architecture's wheel
+        with zipfile.ZipFile(other_wheel) as wheel:
+            foreign.write_bytes(wheel.read("pytest_malachite/bin/malachite"))
+    else:  # this machine's binary with another e_machine
+        header = bytearray(_binary.PACKAGED_BINARY.read_bytes()[:64])
+        header[18:20] = ELF_MACHINE.get(OTHER_ARCH, 0xB7).to_bytes(2, "little")
+        foreign.write_bytes(bytes(header))
+    foreign.chmod(0o755)
+    with pytest.raises(pm.MalachiteBinaryError) as refused:
+        pm.start_malachite(binary=foreign)
+    assert_names_platform_and_variable(refused)
+    assert "is a linux-%s binary and this machine is linux-%s" % (OTHER_ARCH, MACHINE) in str(
+        refused.value)
+
+
+def expect_start_error(**kwargs):
+    started = time.monotonic()
+    with pytest.raises(pm.MalachiteStartError) as failed:
+        pm.start_malachite(**kwargs)
+    assert time.monotonic() - started < 5, "took %.1f s" % (time.monotonic() - started)
+    return failed.value
+
+
+def test_a_port_in_use_raises_the_servers_own_message():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        error = expect_start_error(port=port)
+    assert str(error).startswith(
+        "malachite: cannot listen on 127.0.0.1:%d: Address already in use" % port)
+    assert error.exit_status == 1
+
+
+def test_a_bad_seed_file_raises_the_servers_own_message(tmp_path):
+    (tmp_path / "people.jsonl").write_text('{"PartitionKey":"a","RowKey":"1"}\n{not json\n')
+    error = expect_start_error(seed=tmp_path)
+    assert str(error).startswith("malachite: %s:2:" % (tmp_path / "people.jsonl")), str(error)
+    assert error.exit_status == 1
+    error = expect_start_error(seed=tmp_path / "missing")
+    assert "malachite: --seed %s" % (tmp_path / "missing") in str(error)
+
+
+def test_a_data_dir_it_cannot_use_raises_the_servers_own_message(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    data_dir = locked / "data"
+    if os.access(locked, os.W_OK):  # root writes anywhere: a path under a regular file instead
+        (tmp_path / "a-file").write_text("")
+        data_dir = tmp_path / "a-file" / "data"
+    error = expect_start_error(data_dir=data_dir)
+    assert str(error).startswith("malachite: data directory %s: " % data_dir), str(error)
+    assert error.exit_status == 1
+
+
+def test_a_bad_flag_raises_the_servers_own_message():
+    error = expect_start_error(args=["--colour", "green"])
+    assert str(error).startswith("malachite: unknown option '--colour'"), str(error)
+    assert error.exit_status == 2
+
+
+def test_a_server_that_never_says_it_listens_is_killed_after_start_timeout(tmp_path):
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\necho \"$$\" > '%s'\nexec sleep 60\n" % (tmp_path / "pid"))
+    silent.chmod(0o755)
+    started = time.monotonic()
+    with pytest.raises(pm.MalachiteStartError) as failed:
+        pm.start_malachite(binary=silent, start_timeout=1.0)
+    assert 1.0 <= time.monotonic() - started < 3
+    assert "did not report 'listening on' within 1.0 s" in str(failed.value)
+    assert failed.value.exit_status is None
+    assert wait_gone(int((tmp_path / "pid").read_text()), 2)
+
+
+def test_an_admin_request_to_a_dead_server_says_it_exited():
+    server = pm.start_malachite()
+    os.kill(server.pid, signal.SIGKILL)
+    server.process.wait()
+    with pytest.raises(pm.MalachiteAdminError) as failed:
+        server.create_account()
+    assert failed.value.status == 0 and "exited with status -9" in str(failed.value)
+    assert server.stop() == -signal.SIGKILL
+
+
+# -- the plugin -------------------------------------------------------------------------------------
+
+PLUGIN_TEST = """
+import json, os
+from azure.data.tables import TableServiceClient
+
+def test_fixtures(malachite, malachite_account, malachite_connection_string):
+    assert malachite_connection_string == malachite_account.connection_string
+    assert malachite_account.name in {a["name"] for a in malachite.accounts()}
+    dev = TableServiceClient.from_connection_string(malachite.connection_string)
+    with open(os.environ["REPORT"], "w") as f:
+        json.dump({"tables": sorted(t.name for t in dev.list_tables()),
+                   "account": malachite_account.name, "binary": malachite.binary}, f)
+"""
+
+
+def run_plugin_test(pytester, *args):
+    report = pytester.path / "report.json"
+    pytester.makepyfile(test_fixtures=PLUGIN_TEST)
+    os.environ["REPORT"] = str(report)
+    try:
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=60)
+    finally:
+        del os.environ["REPORT"]
+    return result, (json.loads(report.read_text()) if report.exists() else None)
+
+
+def test_the_plugin_fixtures_options_and_ini_keys(pytester):
+    seed = pytester.mkdir("fixtures")
+    (seed / "orders.jsonl").write_text('{"PartitionKey":"p","RowKey":"1"}\n')
+    other = pytester.mkdir("other")
+    (other / "people.csv").write_text("PartitionKey,RowKey\np,1\n")
+
+    result, report = run_plugin_test(pytester)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["malachite: *pytest_malachite/bin/malachite (the wheel's binary)"])
+    assert report["tables"] == []
+    account = report["account"]
+    assert re.fullmatch(r"[a-z0-9]{3,24}", account)
+
+    pytester.makeini("[pytest]\nmalachite_seed = fixtures\nmalachite_args = --throttling off\n")
+    result, report = run_plugin_test(pytester)
+    result.assert_outcomes(passed=1)
+    assert report["tables"] == ["orders"]
+
+    result, report = run_plugin_test(pytester, "--malachite-seed", str(other))
+    result.assert_outcomes(passed=1)
+    assert report["tables"] == ["people"]  # the command line wins over the ini key
+
+
+def test_the_plugin_reports_a_missing_binary_and_a_bad_flag_as_errors(pytester):
+    result, _ = run_plugin_test(pytester, "--malachite-binary", "/no/such/malachite")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*MalachiteBinaryError*binary='/no/such/malachite': no such file "
+                                 "(platform linux-%s)*MALACHITE_BINARY*" % MACHINE])
+    result, _ = run_plugin_test(pytester, "--malachite-arg=--colour=green")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*MalachiteStartError: malachite: unknown option '--colour'*"])
+
+
+ISOLATION_TEST = """
+import pytest
+from azure.data.tables import TableServiceClient
+
+@pytest.mark.parametrize("i", range(100))
+def test_own_account(malachite_account, i):
+    svc = TableServiceClient.from_connection_string(malachite_account.connection_string)
+    items = svc.create_table("items")  # the same name in every test
+    items.create_entity({"PartitionKey": "p", "RowKey": str(i)})
+    assert [e["RowKey"] for e in items.list_entities()] == [str(i)]
+    assert [t.name for t in svc.list_tables()] == ["items"]
+"""
+
+
+def xdist_installed():
+    try:
+        import xdist  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def test_100_tests_each_with_their_own_account_in_parallel(pytester, capsys):
+    if not xdist_installed() and os.environ.get("CI") == "true":
+        pytest.fail("pytest-xdist is missing (apt-get install python3-pytest-xdist)")
+    pytester.makepyfile(test_isolation=ISOLATION_TEST)
+    workers = ["-n", "2"] if xdist_installed() else []
+    started = time.perf_counter()
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *workers, timeout=120)
+    elapsed = time.perf_counter() - started
+    result.assert_outcomes(passed=100)
+    figure(capsys, "100 tests with their own account (create table, insert, query, delete "
+                   "account), %s: %.2f s for the whole pytest run"
+           % ("pytest-xdist -n 2" if workers else "sequential: pytest-xdist is not installed",
+              elapsed))
+
+
+# -- the lifeline -----------------------------------------------------------------------------------
+
+KILLED_TEST = """
+import os, time
+
+def test_waits(malachite):
+    with open("server.pid.tmp", "w") as f:
+        f.write(str(malachite.pid))
+    os.rename("server.pid.tmp", "server.pid")
+    time.sleep(120)
+"""
+
+
+def test_the_server_is_gone_within_2_s_of_the_test_process_being_SIGKILLed(pytester, capsys):
+    pytester.makepyfile(test_killed=KILLED_TEST)
+    runner = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"],
+                              cwd=str(pytester.path), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    pid_file = pytester.path / "server.pid"
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists():
+            assert runner.poll() is None, "pytest exited with %s" % runner.returncode
+            assert time.monotonic() < deadline, "no server pid after 30 s"
+            time.sleep(0.02)
+        server_pid = int(pid_file.read_text())
+        assert not pid_gone(server_pid)
+    finally:
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+    killed = time.perf_counter()
+    gone = wait_gone(server_pid, 2.0)
+    took = time.perf_counter() - killed
+    if not gone:
+        os.kill(server_pid, signal.SIGKILL)
+    assert gone, "the server (pid %d) still runs 2 s after pytest was SIGKILLed" % server_pid
+    figure(capsys, "server gone %.0f ms after its pytest process was SIGKILLed" % (took * 1000))
+
