@@ -84,12 +84,10 @@ def test_the_wheel_holds_an_executable_binary_for_this_machine_and_its_libraries
 
 # -- the surface ------------------------------------------------------------------------------------
 
-def test_start_malachite_serves_the_dev_account_and_stops_cleanly(capsys):
-    started = time.perf_counter()
+def test_start_malachite_serves_the_dev_account_and_stops_cleanly():
     with pm.start_malachite() as server:
         svc = service(server.connection_string)
         svc.create_table("first")
-        first_call = time.perf_counter() - started
         assert server.port > 0 and server.running
         assert server.account == "devstoreaccount1" and server.key == pm.DEV_KEY
         assert server.table_url == "http://127.0.0.1:%d/devstoreaccount1" % server.port
@@ -100,8 +98,27 @@ def test_start_malachite_serves_the_dev_account_and_stops_cleanly(capsys):
         pid = server.pid
     assert server.exit_status == 0 and not server.running and pid_gone(pid)
     assert server.stop() == 0  # again: the same status
-    figure(capsys, "start_malachite() to the first successful SDK call (create_table): %.1f ms"
-           % (first_call * 1000))
+
+
+def test_start_to_the_first_sdk_call(capsys):
+    """Figures only: start_malachite() to the first successful SDK call (create_table) on a new
+    account, and the same with the dev account. The first SDK client of a process also imports
+    azure-core's transport (tens of ms), so a client is made once before the clocks start."""
+    service("DefaultEndpointsProtocol=http;AccountName=warm;AccountKey=%s;"
+            "TableEndpoint=http://127.0.0.1:9/warm;" % pm.DEV_KEY)
+    dev, own = [], []
+    for i in range(5):
+        started = time.perf_counter()
+        with pm.start_malachite() as server:
+            service(server.connection_string).create_table("first")
+            dev.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        with pm.start_malachite() as server:
+            service(server.create_account().connection_string).create_table("first")
+            own.append(time.perf_counter() - started)
+    figure(capsys, "start_malachite() to the first successful SDK call, median of 5: %.1f ms "
+                   "(devstoreaccount1), %.1f ms (create_account() first)"
+           % (sorted(dev)[2] * 1000, sorted(own)[2] * 1000))
 
 
 def test_accounts_are_made_listed_used_and_deleted(malachite):
