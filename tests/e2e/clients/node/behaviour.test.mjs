@@ -1,0 +1,403 @@
+// @malachite/server as installed from its npm tarballs into a clean project (scripts/check-node-client
+// copies this file there): the surface, bad input, and the lifetime guarantee (no server outlives
+// its test process, even after SIGKILL, also under vitest and jest).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { TableClient } from "@azure/data-tables";
+import { DEV_ACCOUNT, DEV_KEY, MalachiteAdminError, startMalachite } from "@malachite/server";
+
+const project = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const work = mkdtempSync(join(tmpdir(), "malachite-node-client-"));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const sdkOptions = { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } };
+const tableClient = (connectionString, table) => TableClient.fromConnectionString(connectionString, table, sdkOptions);
+
+async function rows(client) {
+  const out = [];
+  for await (const row of client.listEntities()) out.push(row);
+  return out;
+}
+
+// Whether a process is gone: no such pid, or a zombie waiting for its reaper.
+function processGone(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+async function waitGone(pids, ms) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (pids.every(processGone)) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
+function connects(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a rejection, but it resolved");
+}
+
+// Runs node with args in a child process; resolves to { code, stdout, stderr, ms }.
+function runNode(args, { cwd = project, env = process.env, timeoutMs = 20000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`node ${args.join(" ")} did not finish in ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+describe("the surface", () => {
+  test("startMalachite() serves devstoreaccount1 on a free port; the connection string works with TableClient", async () => {
+    const server = await startMalachite();
+    try {
+      assert.ok(Number.isInteger(server.port) && server.port > 0);
+      assert.equal(server.host, "127.0.0.1");
+      assert.equal(server.account, DEV_ACCOUNT);
+      assert.equal(server.key, DEV_KEY);
+      assert.equal(server.tableUrl, `http://127.0.0.1:${server.port}/devstoreaccount1`);
+      assert.equal(
+        server.connectionString,
+        `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${DEV_KEY};TableEndpoint=${server.tableUrl};`,
+      );
+      const client = tableClient(server.connectionString, "surface");
+      await client.createTable();
+      await client.upsertEntity({ partitionKey: "p", rowKey: "r", n: 1 });
+      assert.equal((await client.getEntity("p", "r")).n, 1);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("reset() empties the tables; with a seed it writes the fixtures again, seed: false leaves them empty", async () => {
+    const seed = join(work, "seed");
+    mkdirSync(seed, { recursive: true });
+    writeFileSync(join(seed, "customers.jsonl"), '{"PartitionKey":"eu","RowKey":"1","Name":"Ada"}\n');
+    const server = await startMalachite({ seed });
+    try {
+      const customers = tableClient(server.connectionString, "customers");
+      assert.deepEqual((await rows(customers)).map((e) => e.Name), ["Ada"]);
+      await customers.upsertEntity({ partitionKey: "us", rowKey: "2", Name: "Grace" });
+      const other = tableClient(server.connectionString, "scratch");
+      await other.createTable();
+      const summary = await server.reset();
+      assert.equal(summary.entities_seeded, 1);
+      assert.deepEqual((await rows(customers)).map((e) => e.Name), ["Ada"]);
+      assert.equal((await rejection(other.getEntity("x", "y"))).statusCode, 404);
+      await server.reset({ seed: false });
+      assert.equal((await rejection(customers.getEntity("eu", "1"))).statusCode, 404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("createAccount() makes isolated accounts; deleteAccount() removes one; bad names get the service's errors", async () => {
+    const server = await startMalachite();
+    try {
+      const a = await server.createAccount();
+      const b = await server.createAccount({ name: "bravo1" });
+      assert.match(a.name, /^[a-z0-9]{3,24}$/);
+      assert.equal(b.name, "bravo1");
+      assert.equal(a.tableUrl, `http://127.0.0.1:${server.port}/${a.name}`);
+      assert.match(a.connectionString, new RegExp(`AccountName=${a.name};AccountKey=${a.key.replace(/[+/=]/g, "\\$&")};TableEndpoint=${a.tableUrl}`));
+      const inA = tableClient(a.connectionString, "orders");
+      const inB = tableClient(b.connectionString, "orders");
+      await inA.createTable();
+      await inB.createTable();
+      await inA.upsertEntity({ partitionKey: "p", rowKey: "1" });
+      assert.equal((await rows(inA)).length, 1);
+      assert.equal((await rows(inB)).length, 0);
+      const names = (await server.listAccounts()).map((x) => x.name);
+      assert.ok(names.includes(a.name) && names.includes("bravo1") && names.includes(DEV_ACCOUNT), names.join());
+
+      const taken = await rejection(server.createAccount({ name: "bravo1" }));
+      assert.ok(taken instanceof MalachiteAdminError);
+      assert.equal(taken.statusCode, 409);
+      assert.equal(taken.code, "StorageAccountAlreadyTaken");
+      const invalid = await rejection(server.createAccount({ name: "Not_Valid" }));
+      assert.equal(invalid.statusCode, 400);
+      assert.equal(invalid.code, "AccountNameInvalid");
+      const badKey = await rejection(server.createAccount({ key: "not base64!" }));
+      assert.equal(badKey.statusCode, 400);
+      assert.equal(badKey.code, "InvalidInput");
+
+      await a.delete();
+      assert.ok(!(await server.listAccounts()).some((x) => x.name === a.name));
+      assert.ok((await rejection(inA.getEntity("p", "1"))).statusCode >= 400);
+      assert.equal((await rows(inB)).length, 0); // b is untouched
+      const missing = await rejection(server.deleteAccount(a.name));
+      assert.equal(missing.statusCode, 404);
+      const configured = await rejection(server.deleteAccount(DEV_ACCOUNT));
+      assert.equal(configured.statusCode, 409);
+      assert.equal(configured.code, "OperationNotAllowed");
+      await server.reset({ account: "bravo1" });
+      assert.equal((await rejection(inB.getEntity("p", "1"))).statusCode, 404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("stop() ends the server: its port refuses connections; a second stop() is harmless", async () => {
+    const server = await startMalachite();
+    assert.ok(await connects(server.port));
+    await server.stop();
+    assert.ok(processGone(server.pid));
+    assert.equal(await connects(server.port), false);
+    await server.stop();
+    await server[Symbol.asyncDispose]();
+    const refused = await rejection(server.createAccount());
+    assert.equal(refused.code, "ECONNREFUSED");
+  });
+
+  test("dataDir keeps the data across a restart; inMemory: true with dataDir is a TypeError", async () => {
+    const dataDir = join(work, "data");
+    let server = await startMalachite({ dataDir });
+    await tableClient(server.connectionString, "kept").createTable();
+    await tableClient(server.connectionString, "kept").upsertEntity({ partitionKey: "p", rowKey: "1", v: "x" });
+    await server.stop();
+    server = await startMalachite({ dataDir });
+    try {
+      assert.equal((await tableClient(server.connectionString, "kept").getEntity("p", "1")).v, "x");
+    } finally {
+      await server.stop();
+    }
+    await assert.rejects(startMalachite({ dataDir, inMemory: true }), TypeError);
+    await assert.rejects(startMalachite({ port: 70000 }), /port must be an integer from 0 to 65535/);
+  });
+
+  test("args reach the server (a later flag wins); onLog sees its lines", async () => {
+    const lines = [];
+    const server = await startMalachite({ args: ["--throttling", "off"], onLog: (line) => lines.push(line) });
+    await server.stop();
+    assert.ok(lines.some((l) => l.includes("listening on")), lines.join("\n"));
+    assert.ok(lines.some((l) => /throttling off/i.test(l)), lines.join("\n"));
+  });
+
+  test("the package works through require() and import alike", async () => {
+    const cjs = require("@malachite/server");
+    const esm = await import("@malachite/server");
+    assert.equal(typeof cjs.startMalachite, "function");
+    assert.equal(esm.startMalachite, cjs.startMalachite);
+  });
+});
+
+describe("bad input: one clear error, never a hang", () => {
+  test("no binary package for this platform: the error names the platform, the package and MALACHITE_BINARY", async () => {
+    // A project with @malachite/server but not its binary package (as with --omit=optional).
+    const bare = join(work, "bare");
+    const pkgDir = dirname(require.resolve("@malachite/server/package.json"));
+    cpSync(pkgDir, join(bare, "node_modules", "@malachite", "server"), { recursive: true });
+    const env = { ...process.env };
+    delete env.MALACHITE_BINARY;
+    const script = "require('@malachite/server').startMalachite().then(() => console.log('started'), (e) => console.log(e.message))";
+    const missing = await runNode(["-e", script], { cwd: bare, env });
+    const platform = `${process.platform}-${process.arch}`;
+    assert.match(missing.stdout, new RegExp(`@malachite/server-${platform} for ${platform} is not installed`));
+    assert.match(missing.stdout, /MALACHITE_BINARY/);
+    // Another platform: Malachite ships none for it.
+    const wrong = await runNode(
+      ["-e", `Object.defineProperty(process, "platform", { value: "darwin" }); ${script}`],
+      { cwd: bare, env },
+    );
+    assert.match(wrong.stdout, new RegExp(`no Malachite binary for darwin-${process.arch}`));
+    assert.match(wrong.stdout, /linux-x64 and linux-arm64/);
+    assert.match(wrong.stdout, /MALACHITE_BINARY/);
+  });
+
+  test("MALACHITE_BINARY naming a file that is not executable, or nothing: the error says which", async () => {
+    const file = join(work, "not-executable");
+    writeFileSync(file, "#!/bin/sh\n");
+    chmodSync(file, 0o644);
+    const saved = process.env.MALACHITE_BINARY;
+    try {
+      process.env.MALACHITE_BINARY = file;
+      await assert.rejects(startMalachite(), new RegExp(`MALACHITE_BINARY names ${file}, which is not executable`));
+      process.env.MALACHITE_BINARY = join(work, "nothing-here");
+      await assert.rejects(startMalachite(), /MALACHITE_BINARY names .*nothing-here, which does not exist/);
+    } finally {
+      if (saved === undefined) delete process.env.MALACHITE_BINARY;
+      else process.env.MALACHITE_BINARY = saved;
+    }
+  });
+
+  test("a port in use: the server's own message", async () => {
+    const blocker = net.createServer();
+    await new Promise((r) => blocker.listen(0, "127.0.0.1", r));
+    const { port } = blocker.address();
+    try {
+      const started = Date.now();
+      await assert.rejects(startMalachite({ port }), new RegExp(`malachite: cannot listen on 127\\.0\\.0\\.1:${port}: Address already in use`));
+      assert.ok(Date.now() - started < 5000);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("a data directory it cannot use: the server's own message", async () => {
+    const file = join(work, "a-file");
+    writeFileSync(file, "");
+    await assert.rejects(startMalachite({ dataDir: join(file, "data") }), /malachite: data directory .*a-file\/data: cannot create: Not a directory/);
+  });
+
+  test("a bad seed file, a seed that is no directory, a bad flag: the server's own message", async () => {
+    const seed = join(work, "bad-seed");
+    mkdirSync(seed, { recursive: true });
+    writeFileSync(join(seed, "orders.jsonl"), '{"PartitionKey":"a"\n');
+    await assert.rejects(startMalachite({ seed }), /malachite: .*orders\.jsonl:1: InvalidInput/);
+    await assert.rejects(startMalachite({ seed: join(work, "no-such-dir") }), /malachite: --seed .*no-such-dir is not a directory/);
+    await assert.rejects(startMalachite({ args: ["--colour", "green"] }), /malachite: unknown option '--colour'/);
+  });
+
+  test("a binary that never listens: rejected after startTimeoutMs, and killed", async () => {
+    const silent = join(work, "silent");
+    writeFileSync(silent, "#!/bin/sh\necho starting\nexec sleep 30\n");
+    chmodSync(silent, 0o755);
+    const started = Date.now();
+    const error = await rejection(startMalachite({ binary: silent, startTimeoutMs: 300 }));
+    assert.match(error.message, /did not start within 300 ms: starting/);
+    assert.ok(Date.now() - started < 2000);
+  });
+});
+
+describe("lifetime: no server outlives its test process", () => {
+  test("a test process that ends without stop() exits at once and its server stops", async () => {
+    const run = await runNode([join(project, "fixtures", "runner.mjs")]);
+    assert.equal(run.code, 0, run.stderr);
+    const pid = Number(/server-pid (\d+)/.exec(run.stdout)[1]);
+    assert.ok((await waitGone([pid], 2000)) !== undefined, `server ${pid} still runs after its process ended`);
+  });
+
+  test("kill -9 of the test process: the server is gone within 2 s", async () => {
+    const runner = spawn(process.execPath, [join(project, "fixtures", "runner.mjs"), "--hold"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const line = await new Promise((resolve, reject) => {
+      let out = "";
+      runner.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out);
+      });
+      runner.on("exit", (code) => reject(new Error(`runner exited (${code}) before printing: ${out}`)));
+    });
+    const pid = Number(/server-pid (\d+)/.exec(line)[1]);
+    assert.ok(!processGone(pid));
+    runner.kill("SIGKILL");
+    const ms = await waitGone([pid], 2000);
+    assert.ok(ms !== undefined, `server ${pid} still runs 2 s after its test process was killed`);
+    console.log(`# the server stopped ${ms} ms after kill -9 of its test process`);
+  });
+
+  // The pids of root and every process below it.
+  function processTree(root) {
+    const children = new Map();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (!children.has(ppid)) children.set(ppid, []);
+        children.get(ppid).push(Number(entry));
+      } catch {}
+    }
+    const out = [];
+    const visit = (pid) => {
+      out.push(pid);
+      for (const c of children.get(pid) ?? []) visit(c);
+    };
+    visit(root);
+    return out;
+  }
+
+  const commName = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    } catch {
+      return "";
+    }
+  };
+
+  for (const runnerName of ["vitest", "jest"]) {
+    test(`${runnerName}: SIGKILL of the runner's whole process tree leaves no server running`, async () => {
+      const pidFile = join(work, `${runnerName}.pids`);
+      writeFileSync(pidFile, "");
+      // Two test files, so the runner uses worker processes.
+      const ext = runnerName === "jest" ? "js" : "mjs";
+      const first = join(project, "fixtures", `sigkill-hold.test.${ext}`);
+      const second = join(project, "fixtures", `sigkill-hold-2.test.${ext}`);
+      cpSync(first, second);
+      const args =
+        runnerName === "vitest"
+          ? [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "fixtures/sigkill-hold.test.mjs", "fixtures/sigkill-hold-2.test.mjs"]
+          : [join(project, "node_modules", "jest", "bin", "jest.js"), "--maxWorkers=2", "--testMatch", "**/fixtures/sigkill-hold*.test.js"];
+      const runner = spawn(process.execPath, args, {
+        cwd: project,
+        env: { ...process.env, MALACHITE_HOLD_PID_FILE: pidFile, CI: "true" },
+        stdio: ["ignore", "ignore", "ignore"],
+      });
+      try {
+        let pids = [];
+        const deadline = Date.now() + 60000;
+        while (pids.length < 2 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+          pids = readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
+        }
+        assert.equal(pids.length, 2, `the ${runnerName} tests did not start their servers within 60 s`);
+        const tree = processTree(runner.pid);
+        for (const pid of pids) assert.ok(tree.includes(pid), `server ${pid} is not in ${runnerName}'s process tree`);
+        // kill -9 every process of the runner but the servers (what a CI timeout or an OOM kill does).
+        const runnerProcesses = tree.filter((pid) => !pids.includes(pid));
+        const names = [...new Set(runnerProcesses.map(commName))].join(", ");
+        for (const pid of runnerProcesses) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {}
+        }
+        const ms = await waitGone(pids, 2000);
+        assert.ok(ms !== undefined, `servers ${pids.filter((p) => !processGone(p))} still run 2 s after ${runnerName} was killed`);
+        console.log(`# ${runnerName}: ${runnerProcesses.length} runner processes killed (${names}); both servers gone after ${ms} ms`);
+      } finally {
+        runner.kill("SIGKILL");
+        rmSync(second, { force: true });
+      }
+    });
+  }
+});
