@@ -40,6 +40,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     private readonly string? _temporaryDataDirectory;
     private readonly object _stopLock = new();
     private Task? _stopping;
+    private volatile bool _released;  // the process has exited and its Process object is disposed
 
     private MalachiteServer(Process process, OutputTail stdout, OutputTail stderr, int port,
                             string? temporaryDataDirectory)
@@ -93,7 +94,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     }
 
     /// <summary>Whether the server process has ended (stopped, or died).</summary>
-    public bool HasExited => _process.HasExited;
+    public bool HasExited => _released || _process.HasExited;
 
     /// <summary>The server's last lines of output, standard output then standard error: what to
     /// print when a test fails.</summary>
@@ -241,8 +242,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     public async Task<MalachiteAccount> CreateAccountAsync(string? name = null, string? key = null,
                                                            CancellationToken cancellationToken = default)
     {
-        ThrowIfStopped();
-        var info = await _admin.CreateAccountAsync(name, key, cancellationToken).ConfigureAwait(false);
+        var info = await Call(() => _admin.CreateAccountAsync(name, key, cancellationToken)).ConfigureAwait(false);
         return new MalachiteAccount(this, info);
     }
 
@@ -251,8 +251,12 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     /// name, 409 <c>OperationNotAllowed</c> for a configured account (<c>devstoreaccount1</c>).</summary>
     public Task DeleteAccountAsync(string name, CancellationToken cancellationToken = default)
     {
-        ThrowIfStopped();
-        return _admin.DeleteAccountAsync(name, cancellationToken);
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        return Call(async () =>
+        {
+            await _admin.DeleteAccountAsync(name, cancellationToken).ConfigureAwait(false);
+            return true;
+        });
     }
 
     /// <summary>
@@ -262,8 +266,11 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     /// </summary>
     public Task ResetAsync(string? account = null, bool seed = true, CancellationToken cancellationToken = default)
     {
-        ThrowIfStopped();
-        return _admin.ResetAsync(account, seed, cancellationToken);
+        return Call(async () =>
+        {
+            await _admin.ResetAsync(account, seed, cancellationToken).ConfigureAwait(false);
+            return true;
+        });
     }
 
     /// <summary>
@@ -293,6 +300,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
             if (!_process.HasExited && !OperatingSystem.IsWindows()) Kill(_process.Id, SigTerm);
             if (!await ExitsWithin(TimeSpan.FromSeconds(3)).ConfigureAwait(false)) KillAndWait(_process);
         }
+        _released = true;
         _http.Dispose();
         _process.Dispose();
         DeleteDirectory(_temporaryDataDirectory);
@@ -312,9 +320,25 @@ public sealed partial class MalachiteServer : IAsyncDisposable
         }
     }
 
-    private void ThrowIfStopped()
+    // An admin request; when the server has died under it (a crash, a kill), the failure says so
+    // with the server's last lines instead of a bare "connection refused".
+    private async Task<T> Call<T>(Func<Task<T>> request)
     {
         if (IsStopped) throw new ObjectDisposedException(nameof(MalachiteServer), "the server was stopped");
+        try
+        {
+            return await request().ConfigureAwait(false);
+        }
+        catch (HttpRequestException e) when (_process.HasExited)
+        {
+            throw new MalachiteException(
+                $"the malachite server (pid {ProcessId}) exited with status {_process.ExitCode} before the request; " +
+                $"its last lines: {string.Join(" | ", RecentOutput.TakeLast(5))}", inner: e)
+            {
+                ExitCode = _process.ExitCode,
+                Output = RecentOutput,
+            };
+        }
     }
 
     private static void KillAndWait(Process process)

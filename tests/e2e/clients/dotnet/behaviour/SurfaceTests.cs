@@ -121,6 +121,17 @@ public sealed class SurfaceTests
     }
 
     [Fact]
+    public async Task AServerThatDiedSaysSo()
+    {
+        await using var server = await MalachiteServer.StartAsync();
+        System.Diagnostics.Process.GetProcessById(server.ProcessId).Kill();  // SIGKILL, as a crash would
+        for (int i = 0; i < 200 && !server.HasExited; i++) await Task.Delay(10);
+        var e = await Assert.ThrowsAsync<MalachiteException>(() => server.CreateAccountAsync());
+        Assert.Contains($"(pid {server.ProcessId}) exited with status 137", e.Message);
+        Assert.Equal(137, e.ExitCode);
+    }
+
+    [Fact]
     public async Task DataDirectoryKeepsTheDataAndATemporaryOneIsRemoved()
     {
         string data = Path.Combine(Support.TempDirectory("malachite-data-"), "store");
