@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   }
   const std::vector<AccountConfig> accounts = {
       {std::string(kDevAccountName), std::string(kDevAccountKey), {}}};
-  const HostRouting routing{true, {std::string(kDevAccountName)}};
+  const HostRouting routing{true, {std::string(kDevAccountName)}, {}};
   const std::string claims =
       R"({"aud":"https://storage.azure.com","iss":"https://sts.windows.net/)"
       R"(72f988bf-86f1-41af-91ab-2d7cd011db47/","oid":"bench","nbf":0,"exp":4102444800})";

@@ -105,6 +105,13 @@ constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount)> kTa
     // capacity; the emulator uses it when its disk or LMDB map is full.
     {"InsufficientAccountResources", 409,
      "The storage account has run out of space; the request was not applied."},
+    // Azure: Microsoft.Storage (the management API) answers these when an account is created or
+    // deleted; the emulator's POST/DELETE /-/accounts use them (server/admin/account_endpoints.h).
+    {"AccountNameInvalid", 400,
+     "The storage account name is not valid: it must be between 3 and 24 characters in length "
+     "and use numbers and lower-case letters only."},
+    {"StorageAccountAlreadyTaken", 409, "The storage account name is already taken."},
+    {"OperationNotAllowed", 409, "The operation is not allowed on this storage account."},
 }};
 
 }  // namespace

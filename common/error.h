@@ -73,7 +73,11 @@ enum class ErrorCode : std::uint8_t {
   kOperationTimedOut,
   kInternalError,
   kInsufficientAccountResources,  // disk or map full (Emulator: see storage/FORMAT.md)
-  kCount,                         // not a code: number of rows in the table
+  // The management codes of the runtime accounts (POST/DELETE /-/accounts).
+  kAccountNameInvalid,
+  kStorageAccountAlreadyTaken,
+  kOperationNotAllowed,
+  kCount,  // not a code: number of rows in the table
 };
 
 // One row of the Azure error table.

@@ -137,6 +137,10 @@ const Option kOptions[] = {
      "x-ms-version (like Azurite's --loose --skipApiVersionCheck); opens\n"
      "the admin endpoints too (--admin-open)",
      [](C& c, V f, V v) { return SetSwitch(c.loose, f, v); }},
+    {"transient-accounts", "", "off",
+     "delete the accounts made by POST /-/accounts, and their data, at shutdown\n"
+     "(else they are kept in the data dir and served after a restart)",
+     [](C& c, V f, V v) { return SetSwitch(c.transient_accounts, f, v); }},
     {"exit-with-stdin", "", "off",
      "stop when standard input ends: a launcher holding the pipe's write end\n"
      "takes the server with it when it dies, even by SIGKILL (test packages)",

@@ -79,6 +79,10 @@ struct ServerConfig {
   // (like Azurite's --loose/--skipApiVersionCheck), and opens the admin endpoints to every
   // client (as --admin-open). Default off.
   bool loose = false;
+  // --transient-accounts: the accounts made at run time (POST /-/accounts) are deleted, with
+  // their tables, when the server stops (and at startup, should a killed server have left any).
+  // Default off: they are stored in the data dir and served again after a restart.
+  bool transient_accounts = false;
   // --exit-with-stdin: stop gracefully (as on SIGTERM) when standard input reaches end of file
   // or fails. The test packages start the server with stdin a pipe only they hold, so it stops
   // when they die, however they die (server/net/stdin_lifeline.h). Default off.

@@ -15,6 +15,7 @@
 #include "config/azurite_args.h"
 #include "config/man_page.h"
 #include "config/server_config.h"
+#include "server/admin/account_endpoints.h"
 #include "server/admin/data_endpoints.h"
 #include "server/auth/bearer.h"
 #include "server/cli/cli_main.h"
@@ -197,8 +198,25 @@ int Serve(ServerConfig& config) {
   // With --port 0 the bound port is only known now; it is the default Host of base URLs.
   config.port = port;
   server::Service service(config, **store, SystemClock::Instance());
+  data.directory = &service.accounts();
+  data.clock = &SystemClock::Instance();
+  auto runtime_accounts =
+      server::LoadRuntimeAccounts(**store, service.accounts(), config.transient_accounts);
+  if (!runtime_accounts) {
+    std::fprintf(stderr, "malachite: accounts made at run time: %s\n",
+                 runtime_accounts.error().message.c_str());
+    return 1;
+  }
 
   LogBanner(config, port, (*listener)->secure());
+  if (*runtime_accounts > 0) {
+    if (config.transient_accounts) {
+      spdlog::info("deleted {} account(s) an earlier run made (--transient-accounts)",
+                   *runtime_accounts);
+    } else {
+      spdlog::info("serving {} account(s) made at run time by POST /-/accounts", *runtime_accounts);
+    }
+  }
   // The limits in force (spec §12), the rebalancing emulation and fault rules.
   for (const std::string& line : service.traffic().Describe()) spdlog::info("{}", line);
   // The traffic history behind the explorer's charts: one sample a second.
@@ -219,6 +237,11 @@ int Serve(ServerConfig& config) {
   std::fflush(stdout);
 
   (*listener)->Run(service, **store, &data);
+  if (config.transient_accounts) {
+    auto deleted = server::DeleteRuntimeAccounts(**store, service.accounts());
+    if (!deleted) spdlog::error("--transient-accounts: {}", deleted.error().message);
+    if (deleted && *deleted > 0) spdlog::info("deleted {} account(s) made at run time", *deleted);
+  }
   if (config.azurite_lines) {
     std::printf("Azurite Table service is closing...\n");
     std::fflush(stdout);

@@ -120,4 +120,11 @@ Result<std::optional<std::string>> LmdbReadView::GetServiceProperties(std::strin
   return core_.settings.Get(txn_, ServicePropertiesKey(account));
 }
 
+Result<void> LmdbReadView::ScanRuntimeAccounts(
+    const std::function<void(std::string_view, std::string_view)>& visit) {
+  return core_.settings.Scan(
+      txn_, std::string_view(&kRuntimeAccountPrefix, 1),
+      [&](std::string_view key, std::string_view record) { visit(key.substr(1), record); });
+}
+
 }  // namespace malachite::storage

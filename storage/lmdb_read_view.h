@@ -78,6 +78,8 @@ class LmdbReadView final : public ReadView {
                             FunctionRef<bool(const EntityView&)> visit) override;
   Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) override;
   Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
+  Result<void> ScanRuntimeAccounts(
+      const std::function<void(std::string_view, std::string_view)>& visit) override;
 
  private:
   const StoreCore& core_;

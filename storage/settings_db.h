@@ -6,6 +6,7 @@
 #include <lmdb.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ namespace malachite::storage {
 std::string TableAclKey(std::uint64_t table_id);
 // `S` + account: the account's service properties record.
 std::string ServicePropertiesKey(std::string_view account);
+// `U` + account: an account made at run time (POST /-/accounts), its record opaque to storage.
+std::string RuntimeAccountKey(std::string_view account);
+inline constexpr char kRuntimeAccountPrefix = 'U';
 
 class SettingsDb {
  public:
@@ -31,6 +35,10 @@ class SettingsDb {
   Result<void> Put(MDB_txn* txn, std::string_view key, std::string_view value) const;
   // Removes the record under `key`; absent is not an error.
   Result<void> Delete(MDB_txn* txn, std::string_view key) const;
+  // Calls `visit(key, value)` for every record whose key starts with `prefix`, in key order; the
+  // views live until the next call. Errors: kInternalError.
+  Result<void> Scan(MDB_txn* txn, std::string_view prefix,
+                    const std::function<void(std::string_view, std::string_view)>& visit) const;
 
  private:
   MDB_dbi dbi_;

@@ -93,6 +93,10 @@ class ReadView {
   virtual Result<std::optional<std::string>> GetTableAcl(const TableInfo& table) = 0;
   // The service properties record of `account` (opaque, see SetServiceProperties), or nullopt.
   virtual Result<std::optional<std::string>> GetServiceProperties(std::string_view account) = 0;
+  // The records of the accounts made at run time (PutRuntimeAccount), by name order: `visit(name,
+  // record)`, the views living until the next call.
+  virtual Result<void> ScanRuntimeAccounts(
+      const std::function<void(std::string_view, std::string_view)>& visit) = 0;
 };
 
 // What one request may do inside the writer's transaction. Runs on the writer thread inside a
@@ -131,6 +135,11 @@ class WriteContext {
   virtual Result<std::optional<std::string>> GetServiceProperties(std::string_view account) = 0;
   // Replaces the service properties record of `account` (opaque bytes).
   virtual Result<void> SetServiceProperties(std::string_view account, std::string_view record) = 0;
+  // Stores (replacing) the record of an account made at run time (opaque bytes), or removes it;
+  // removing an absent one is not an error. The account's tables are the caller's to delete
+  // (DeleteAccountTables), in the same write.
+  virtual Result<void> PutRuntimeAccount(std::string_view account, std::string_view record) = 0;
+  virtual Result<void> DeleteRuntimeAccount(std::string_view account) = 0;
 };
 
 using WriteFn = std::function<Result<void>(WriteContext&)>;

@@ -125,4 +125,12 @@ Result<void> TxnWriteContext::SetServiceProperties(std::string_view account,
   return core_.settings.Put(txn_, ServicePropertiesKey(account), record);
 }
 
+Result<void> TxnWriteContext::PutRuntimeAccount(std::string_view account, std::string_view record) {
+  return core_.settings.Put(txn_, RuntimeAccountKey(account), record);
+}
+
+Result<void> TxnWriteContext::DeleteRuntimeAccount(std::string_view account) {
+  return core_.settings.Delete(txn_, RuntimeAccountKey(account));
+}
+
 }  // namespace malachite::storage

@@ -60,6 +60,8 @@ class TxnWriteContext final : public WriteContext {
   Result<void> SetTableAcl(const TableInfo& table, std::string_view record) override;
   Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
   Result<void> SetServiceProperties(std::string_view account, std::string_view record) override;
+  Result<void> PutRuntimeAccount(std::string_view account, std::string_view record) override;
+  Result<void> DeleteRuntimeAccount(std::string_view account) override;
 
  private:
   // Checks that `table` is still the live table of its name and encodes the entity's key and

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "server/admin/account_endpoints.h"
 #include "server/admin/explorer_endpoints.h"
 #include "server/insight/insight_endpoints.h"
 #include "server/traffic/traffic_endpoints.h"
@@ -103,6 +104,15 @@ AdminAnswer HandleAdminRequest(Request& request, const AdminContext& context, Re
     }
     if (path == "/-/metrics" && response.status == 200 && context.store != nullptr) {
       AppendStoreMetrics(context.store->Stats(), response.body);
+    }
+    return AdminAnswer::kAnswered;
+  }
+  if (context.data != nullptr && context.data->directory != nullptr && IsAccountsPath(path)) {
+    AdminJob accounts_job = HandleAccountsRequest(*context.data, request, response);
+    if (accounts_job && job == nullptr) {
+      Answer(response, 503, "this endpoint needs a blocking thread");
+    } else if (accounts_job) {
+      *job = std::move(accounts_job);
     }
     return AdminAnswer::kAnswered;
   }

@@ -56,7 +56,9 @@ AdminJob ResetJob(const DataEndpoints& data, const Request& request, Response& r
   bool seed = true;
   for (const auto& [name, value] : params.items) {
     if (name == "account") {
-      if (std::find(data.accounts.begin(), data.accounts.end(), value) == data.accounts.end()) {
+      const bool runtime = data.directory != nullptr && data.directory->Current()->Find(value);
+      if (!runtime &&
+          std::find(data.accounts.begin(), data.accounts.end(), value) == data.accounts.end()) {
         AnswerText(response, 400, "unknown account '" + value + "'");
         return {};
       }

@@ -19,8 +19,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/table_content.h"
+#include "server/auth/account_directory.h"
 #include "server/http/message.h"
 #include "storage/store.h"
 
@@ -35,6 +37,11 @@ struct DataEndpoints {
   storage::Store* store = nullptr;
   std::vector<std::string> accounts;  // the configured accounts, reset by a bare /-/reset
   std::vector<TableContent> seed;     // the --seed fixtures (any account)
+  // The live accounts (/-/accounts, and /-/reset?account= of a runtime account) and the clock
+  // stamping their creation. Null directory: /-/accounts answers 404 and ?account= takes
+  // configured accounts only.
+  AccountDirectory* directory = nullptr;
+  const Clock* clock = nullptr;
 };
 
 // True for /-/reset and /-/backup.

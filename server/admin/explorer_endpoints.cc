@@ -39,9 +39,10 @@ void ServeServerInfo(const ExplorerContext& context, Response& response) {
   m.String("version", kMalachiteVersion);
   m.Key("accounts");
   body += "[";
-  for (std::size_t i = 0; i < context.insight.accounts().size(); ++i) {
+  const std::vector<std::string> accounts = context.insight.accounts();
+  for (std::size_t i = 0; i < accounts.size(); ++i) {
     if (i > 0) body += ",";
-    AppendJsonString(body, context.insight.accounts()[i]);
+    AppendJsonString(body, accounts[i]);
   }
   body += fmt::format("],\"throttling\":{},\"partition_target\":{},\"account_target\":{}}}\n",
                       throttle.enabled() ? "true" : "false", throttle.config().partition_rate,
@@ -74,8 +75,7 @@ ExplorerAnswer ForwardToTableApi(Request& request, const ExplorerContext& contex
   const std::string_view rest = std::string_view(request.target).substr(kTablePrefix.size() - 1);
   const std::size_t end = rest.find_first_of("/?(", 1);
   const std::string_view account = rest.substr(1, end == std::string_view::npos ? end : end - 1);
-  const auto& accounts = context.insight.accounts();
-  if (std::find(accounts.begin(), accounts.end(), account) == accounts.end()) {
+  if (!context.insight.HasAccount(account)) {
     AnswerJsonError(response, 404, "no account '" + std::string(account) + "' on this server");
     return ExplorerAnswer::kAnswered;
   }

@@ -66,29 +66,13 @@ bool ChallengeVersion(const Request& request) {
 
 }  // namespace
 
+Authenticator::Authenticator(std::shared_ptr<const AccountDirectory> directory,
+                             std::shared_ptr<const BearerVerifier> bearer)
+    : directory_(std::move(directory)), bearer_(std::move(bearer)) {}
+
 Authenticator::Authenticator(const std::vector<AccountConfig>& accounts,
                              std::shared_ptr<const BearerVerifier> bearer)
-    : Authenticator(accounts) {
-  bearer_ = std::move(bearer);
-}
-
-Authenticator::Authenticator(const std::vector<AccountConfig>& accounts) {
-  for (const auto& config : accounts) {
-    Account account{config.name, {}};
-    for (const std::string* key : {&config.key1, &config.key2}) {
-      if (key->empty()) continue;
-      if (auto raw = Base64Decode(*key)) account.keys.emplace_back(*raw);
-    }
-    accounts_.push_back(std::move(account));
-  }
-}
-
-const Authenticator::Account* Authenticator::FindAccount(std::string_view name) const {
-  for (const auto& account : accounts_) {
-    if (account.name == name) return &account;
-  }
-  return nullptr;
-}
+    : Authenticator(std::make_shared<const AccountDirectory>(accounts), std::move(bearer)) {}
 
 Result<void> Authenticator::CheckDate(const Request& request, DateTime now) const {
   auto text = request.Find("x-ms-date");
@@ -122,12 +106,13 @@ Result<void> Authenticator::CheckDate(const Request& request, DateTime now) cons
 
 Result<Principal> Authenticator::AuthenticateSas(const Request& request, const Route& route,
                                                  DateTime now, const PolicyLookup& lookup) const {
-  const Account* account = FindAccount(route.account);
+  const auto accounts = directory_->Current();  // keeps `account` alive
+  const Account* account = accounts->Find(route.account);
   if (account == nullptr) {
     return AuthFailed("The account '" + route.account + "' of this request's URL is not known.");
   }
-  auto grant =
-      VerifySas(ParseSasToken(route.query), account->name, account->keys, request, now, lookup);
+  auto grant = VerifySas(ParseSasToken(route.query), account->name, account->signing_keys, request,
+                         now, lookup);
   if (!grant) return tl::unexpected(grant.error());
   if (auto ok = AuthorizeSasOperation(*grant, route.op, route.table); !ok) {
     return tl::unexpected(ok.error());
@@ -144,13 +129,14 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
       return tl::unexpected(ok.error());
     }
   }
-  return Principal{AuthScheme::kSas, account->name,
+  return Principal{AuthScheme::kSas, route.account,
                    std::make_shared<const SasGrant>(std::move(*grant))};
 }
 
 Result<Principal> Authenticator::AuthenticateBearer(const Request& request, const Route& route,
                                                     std::string_view token, DateTime now) const {
-  const Account* account = FindAccount(route.account);
+  const auto accounts = directory_->Current();  // keeps `account` alive
+  const Account* account = accounts->Find(route.account);
   if (account == nullptr) {
     return AuthFailed("The account '" + route.account + "' of this request's URL is not known.");
   }
@@ -169,7 +155,7 @@ Result<Principal> Authenticator::AuthenticateBearer(const Request& request, cons
   if (auto ok = AuthorizeBearerOperation(identity->actions, route.op); !ok) {
     return tl::unexpected(ok.error());
   }
-  return Principal{AuthScheme::kBearer, account->name, nullptr, std::move(identity->object_id),
+  return Principal{AuthScheme::kBearer, route.account, nullptr, std::move(identity->object_id),
                    identity->actions};
 }
 
@@ -204,7 +190,8 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
         ErrorCode::kInvalidAuthenticationInfo, {},
         token ? "Bearer tokens are accepted only when the emulator runs with --oauth." : "");
   }
-  const Account* account = FindAccount(route.account);
+  const auto accounts = directory_->Current();  // keeps `account` alive
+  const Account* account = accounts->Find(route.account);
   if (account == nullptr || parsed->account != route.account) {
     return AuthFailed("The account '" + std::string(parsed->account) +
                       "' in the Authorization header does not match a known account of this "
@@ -214,9 +201,9 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
   const std::string to_sign = parsed->scheme == AuthScheme::kSharedKey
                                   ? SharedKeyStringToSign(request, route)
                                   : SharedKeyLiteStringToSign(request, route);
-  auto matches = SignatureMatches(account->keys, to_sign, parsed->signature);
+  auto matches = SignatureMatches(account->signing_keys, to_sign, parsed->signature);
   if (!matches) return tl::unexpected(matches.error());
-  if (*matches) return Principal{parsed->scheme, account->name, nullptr};
+  if (*matches) return Principal{parsed->scheme, route.account, nullptr};
   if (route.secondary && !route.host_style) {
     // Emulator: the service strips "-secondary" from the path it signs (spec §10.4), but on a
     // path-style endpoint the SDKs sign other paths, so two more forms are accepted there only:
@@ -232,9 +219,9 @@ Result<Principal> Authenticator::Authenticate(const Request& request, const Rout
       const std::string alt = parsed->scheme == AuthScheme::kSharedKey
                                   ? SharedKeyStringToSign(request, *alt_route)
                                   : SharedKeyLiteStringToSign(request, *alt_route);
-      auto alt_matches = SignatureMatches(account->keys, alt, parsed->signature);
+      auto alt_matches = SignatureMatches(account->signing_keys, alt, parsed->signature);
       if (!alt_matches) return tl::unexpected(alt_matches.error());
-      if (*alt_matches) return Principal{parsed->scheme, account->name, nullptr};
+      if (*alt_matches) return Principal{parsed->scheme, route.account, nullptr};
     }
   }
   // Azure: spec §10.5.

@@ -10,6 +10,7 @@
 #include "common/edm.h"
 #include "common/error.h"
 #include "config/server_config.h"
+#include "server/auth/account_directory.h"
 #include "server/auth/bearer.h"
 #include "server/auth/sas.h"
 #include "server/auth/shared_key.h"
@@ -23,7 +24,7 @@ enum class AuthScheme { kSharedKey, kSharedKeyLite, kSas, kBearer };
 // Who a request was authenticated as.
 struct Principal {
   AuthScheme scheme = AuthScheme::kSharedKey;
-  std::string_view account;  // lives as long as the Authenticator
+  std::string_view account;  // views the authenticated Route's account
   // What a SAS request may do (scheme kSas only): handlers check entity keys and ranges with it.
   std::shared_ptr<const SasGrant> sas;
   // A bearer-token request (scheme kBearer): the token's oid and what its roles allow; $batch
@@ -34,12 +35,15 @@ struct Principal {
 
 class Authenticator {
  public:
-  // Decodes every account key once. REQUIRES: keys are base64 (ParseArgs checked them).
-  explicit Authenticator(const std::vector<AccountConfig>& accounts);
-  // As above, accepting Microsoft Entra ID bearer tokens checked by `bearer` (spec §10.9); null
-  // `bearer`: a Bearer header is an unknown scheme (kInvalidAuthenticationInfo).
-  Authenticator(const std::vector<AccountConfig>& accounts,
-                std::shared_ptr<const BearerVerifier> bearer);
+  // Authenticates against the accounts of `directory`, read at each request (accounts made at
+  // run time are known from their next request on). With a `bearer` verifier it accepts
+  // Microsoft Entra ID bearer tokens checked by it (spec §10.9); null `bearer`: a Bearer header
+  // is an unknown scheme (kInvalidAuthenticationInfo).
+  explicit Authenticator(std::shared_ptr<const AccountDirectory> directory,
+                         std::shared_ptr<const BearerVerifier> bearer = nullptr);
+  // A fixed set of accounts. REQUIRES: keys are base64 (ParseArgs checked them).
+  explicit Authenticator(const std::vector<AccountConfig>& accounts,
+                         std::shared_ptr<const BearerVerifier> bearer = nullptr);
 
   // Authenticates `request` (routed as `route`) at time `now`. Preflight is not authenticated
   // and must not be passed here.
@@ -66,18 +70,13 @@ class Authenticator {
   const BearerVerifier* bearer() const { return bearer_.get(); }
 
  private:
-  struct Account {
-    std::string name;
-    std::vector<HmacSha256Key> keys;  // key1 (and key2), ready to sign
-  };
-  const Account* FindAccount(std::string_view name) const;
   Result<void> CheckDate(const Request& request, DateTime now) const;
   Result<Principal> AuthenticateSas(const Request& request, const Route& route, DateTime now,
                                     const PolicyLookup& lookup) const;
   Result<Principal> AuthenticateBearer(const Request& request, const Route& route,
                                        std::string_view token, DateTime now) const;
 
-  std::vector<Account> accounts_;
+  std::shared_ptr<const AccountDirectory> directory_;
   std::shared_ptr<const BearerVerifier> bearer_;  // null without --oauth
 };
 

@@ -14,11 +14,12 @@ bool IsIpv4(std::string_view name) {
                      [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
 }
 
-const std::string* FindAccount(std::string_view label, const HostRouting& routing) {
+std::optional<std::string> FindAccount(std::string_view label, const HostRouting& routing) {
+  if (routing.find) return routing.find(label);
   for (const std::string& account : routing.accounts) {
-    if (AsciiIEquals(account, label)) return &account;
+    if (AsciiIEquals(account, label)) return account;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -38,13 +39,13 @@ std::optional<HostAccount> ParseHostAccount(std::string_view host, const HostRou
   // Azurite; production hosts always have more labels.
   if (dot == std::string_view::npos || dot == 0 || IsIpv4(name)) return std::nullopt;
   std::string_view label = name.substr(0, dot);
-  if (const std::string* account = FindAccount(label, routing)) return HostAccount{*account, false};
+  if (auto account = FindAccount(label, routing)) return HostAccount{std::move(*account), false};
   // Azure: spec §1.1 — "<account>-secondary.table.core.windows.net" is the secondary endpoint.
   if (label.size() > kSecondarySuffix.size() &&
       AsciiIEquals(label.substr(label.size() - kSecondarySuffix.size()), kSecondarySuffix)) {
     label.remove_suffix(kSecondarySuffix.size());
-    if (const std::string* account = FindAccount(label, routing)) {
-      return HostAccount{*account, true};
+    if (auto account = FindAccount(label, routing)) {
+      return HostAccount{std::move(*account), true};
     }
   }
   return std::nullopt;

@@ -2,6 +2,7 @@
 // account in the host, as production URLs do (`https://<account>.table.core.windows.net/Tables`).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +16,10 @@ namespace malachite::server {
 // Which hosts address an account.
 struct HostRouting {
   bool enabled = false;               // ServerConfig::host_style
-  std::vector<std::string> accounts;  // the known account names
+  std::vector<std::string> accounts;  // the known account names (when `find` is not set)
+  // The known accounts when they change at run time (the server's AccountDirectory): the name of
+  // the account `label` names (ASCII case ignored), as it is spelled in the directory.
+  std::function<std::optional<std::string>(std::string_view label)> find;
 };
 
 // The account a host names.

@@ -14,13 +14,21 @@ constexpr std::size_t kAdvisorPartitions = 50;
 }  // namespace
 
 Insight::Insight(const ServerConfig& config, storage::Store& store, const Clock& clock,
-                 TrafficControl& traffic)
-    : store_(store),
+                 TrafficControl& traffic, AccountNames names)
+    : names_(std::move(names)),
+      store_(store),
       clock_(clock),
       traffic_(traffic),
       prices_(DefaultPrices()),
       bill_since_(std::chrono::steady_clock::now()) {
-  for (const AccountConfig& account : config.accounts) accounts_.push_back(account.name);
+  if (!names_.known || !names_.list) {
+    std::vector<std::string> configured;
+    for (const AccountConfig& account : config.accounts) configured.push_back(account.name);
+    names_.known = [configured](std::string_view name) {
+      return std::find(configured.begin(), configured.end(), name) != configured.end();
+    };
+    names_.list = [configured] { return configured; };
+  }
 }
 
 Insight::~Insight() {
@@ -30,13 +38,9 @@ Insight::~Insight() {
   }
 }
 
-bool Insight::HasAccount(std::string_view account) const {
-  return std::find(accounts_.begin(), accounts_.end(), account) != accounts_.end();
-}
-
 void Insight::Record(const RequestFacts& facts) {
   counters_.Add(facts.op, facts.error);
-  // Only configured accounts are kept: any other name is refused by authentication, and
+  // Only the server's accounts are kept: any other name is refused by authentication, and
   // keeping it would let arbitrary names fill the table.
   if (!facts.op || !HasAccount(facts.account)) return;
   const bool billable = IsBillable(facts);
@@ -83,9 +87,9 @@ std::string Insight::AdvisorJson() const {
 
 BillInput Insight::MakeBill(std::chrono::seconds max_age, std::chrono::milliseconds budget) {
   BillInput bill;
-  bill.accounts = accounts_;
+  bill.accounts = accounts();
   bill.usage = usage_.Snapshot();
-  for (const std::string& account : accounts_) {
+  for (const std::string& account : bill.accounts) {
     auto report = Capacity(account, std::nullopt, max_age, budget);
     if (report) {
       bill.capacity.push_back(std::move(*report));

@@ -28,11 +28,18 @@
 
 namespace malachite::server {
 
+// The server's accounts as the insight sees them: the AccountDirectory (server/auth), which this
+// room does not link, behind two functions. Both thread-safe.
+struct AccountNames {
+  std::function<bool(std::string_view)> known;     // an account the server serves now
+  std::function<std::vector<std::string>()> list;  // configured first, then made at run time
+};
+
 class Insight {
  public:
-  // `store`, `clock` and `traffic` must outlive this.
+  // `store`, `clock` and `traffic` must outlive this. Without `names`, the configured accounts.
   Insight(const ServerConfig& config, storage::Store& store, const Clock& clock,
-          TrafficControl& traffic);
+          TrafficControl& traffic, AccountNames names = {});
   ~Insight();  // stops the sampler
 
   Insight(const Insight&) = delete;
@@ -47,8 +54,10 @@ class Insight {
   // Appends one second to the traffic history.
   void Sample();
 
-  // The configured accounts, in configuration order.
-  const std::vector<std::string>& accounts() const { return accounts_; }
+  // The accounts: the configured ones in configuration order, then those made at run time.
+  std::vector<std::string> accounts() const { return names_.list(); }
+  // True for an account the server serves now.
+  bool HasAccount(std::string_view account) const { return names_.known(account); }
 
   // The advisor's findings and summary as JSON (advisor.h).
   std::vector<Finding> Findings() const;
@@ -77,11 +86,10 @@ class Insight {
   const UsageTable& usage() const { return usage_; }
 
  private:
-  bool HasAccount(std::string_view account) const;
   BillInput MakeBill(std::chrono::seconds max_age, std::chrono::milliseconds budget);
   AdvisorInput MakeAdvisorInput() const;
 
-  std::vector<std::string> accounts_;
+  AccountNames names_;
   storage::Store& store_;
   const Clock& clock_;
   TrafficControl& traffic_;

@@ -73,8 +73,7 @@ void HandleCapacity(Insight& insight, const Request& request, Response& response
   if (request.method != "GET") return MethodNotAllowed(response, "GET");
   const auto account = QueryParam(request.target, "account");
   if (!account) return AnswerJsonError(response, 400, "account is required");
-  const auto& accounts = insight.accounts();
-  if (std::find(accounts.begin(), accounts.end(), *account) == accounts.end()) {
+  if (!insight.HasAccount(*account)) {
     return AnswerJsonError(response, 404, "no account " + *account);
   }
   const auto table = QueryParam(request.target, "table");

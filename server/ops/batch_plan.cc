@@ -18,7 +18,7 @@ std::string_view BatchVersion(const Request& request) {
 }
 
 HostRouting PartRouting(const RequestContext& ctx) {
-  return HostRouting{ctx.route.host_style, {ctx.route.account}};
+  return HostRouting{ctx.route.host_style, {ctx.route.account}, {}};
 }
 
 Result<void> AuthorizePart(const RequestContext& ctx, Operation op) {

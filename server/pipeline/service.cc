@@ -39,10 +39,26 @@ std::shared_ptr<const BearerVerifier> MakeBearerVerifier(const OAuthConfig& oaut
   return verifier ? std::move(*verifier) : nullptr;
 }
 
-HostRouting MakeHostRouting(const ServerConfig& config) {
-  HostRouting routing{config.host_style, {}};
-  for (const AccountConfig& account : config.accounts) routing.accounts.push_back(account.name);
+HostRouting MakeHostRouting(const ServerConfig& config,
+                            std::shared_ptr<const AccountDirectory> accounts) {
+  HostRouting routing{config.host_style, {}, {}};
+  routing.find = [accounts = std::move(accounts)](std::string_view label) {
+    const auto set = accounts->Current();
+    const Account* account = set->FindCaseless(label);
+    return account ? std::optional<std::string>(account->name) : std::nullopt;
+  };
   return routing;
+}
+
+AccountNames MakeAccountNames(std::shared_ptr<const AccountDirectory> accounts) {
+  return AccountNames{
+      [accounts](std::string_view name) { return accounts->Current()->Find(name) != nullptr; },
+      [accounts] {
+        std::vector<std::string> names;
+        accounts->Current()->ForEach(
+            [&](const Account& account) { names.push_back(account.name); });
+        return names;
+      }};
 }
 
 }  // namespace
@@ -82,10 +98,12 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
       loose_(config.loose),
       any_version_(config.loose || config.skip_api_version_check),
       query_budget_(config.query_budget_ms),
-      authenticator_(config.accounts, MakeBearerVerifier(config.oauth)),
-      host_routing_(MakeHostRouting(config)),
+      accounts_(std::make_shared<AccountDirectory>(config.accounts)),
+      authenticator_(accounts_, MakeBearerVerifier(config.oauth)),
+      host_routing_(MakeHostRouting(config, accounts_)),
       traffic_(std::make_unique<TrafficControl>(config, clock)),
-      insight_(std::make_unique<Insight>(config, store, clock, *traffic_)),
+      insight_(
+          std::make_unique<Insight>(config, store, clock, *traffic_, MakeAccountNames(accounts_))),
       store_(store),
       clock_(clock) {}
 

@@ -94,6 +94,9 @@ class Service {
   TrafficControl& traffic() const { return *traffic_; }
   // The bill, the traffic history and the design advisor (the /-/ endpoints, the explorer).
   Insight& insight() const { return *insight_; }
+  // The accounts served: the configured ones and those POST /-/accounts makes (changed at run
+  // time by server/admin/account_endpoints.h; every request reads the current set).
+  AccountDirectory& accounts() const { return *accounts_; }
 
  private:
   Result<void> Run(Exchange& exchange) const;
@@ -107,8 +110,9 @@ class Service {
   bool loose_ = false;        // ServerConfig::loose: no authentication, any x-ms-version
   bool any_version_ = false;  // loose or skip_api_version_check: any x-ms-version
   std::chrono::milliseconds query_budget_;
+  std::shared_ptr<AccountDirectory> accounts_;  // (before the members that read it)
   Authenticator authenticator_;
-  HostRouting host_routing_;                 // ServerConfig::host_style and the account names
+  HostRouting host_routing_;                 // ServerConfig::host_style and accounts_
   std::unique_ptr<TrafficControl> traffic_;  // behind a pointer: Handle is const, it is not
   std::unique_ptr<Insight> insight_;         // (after traffic_: it reads it)
   storage::Store& store_;

@@ -81,7 +81,7 @@ Request ParseInput(std::string_view input) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Request request = ParseInput(std::string_view(reinterpret_cast<const char*>(data), size));
-  static const HostRouting routing{true, {"devstoreaccount1", "myacct"}};
+  static const HostRouting routing{true, {"devstoreaccount1", "myacct"}, {}};
   Result<Route> route = RouteRequest(request, routing);
   if (!route) {
     if (!AllowedRouteError(route.error().code)) std::abort();

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kDate = "Sat, 21 Nov 2026 05:21:46 GMT";
 
-const HostRouting kRouting{true, {"devstoreaccount1", "myacct"}};
+const HostRouting kRouting{true, {"devstoreaccount1", "myacct"}, {}};
 
 std::string HostOf(std::string_view host, const HostRouting& routing = kRouting) {
   auto account = ParseHostAccount(host, routing);
@@ -66,7 +66,7 @@ TEST_CASE(
   CHECK(HostOf("-secondary.localhost") == "path-style");
   CHECK(HostOf(".localhost") == "path-style");
   CHECK(HostOf("") == "path-style");
-  CHECK(HostOf("devstoreaccount1.localhost", HostRouting{false, {"devstoreaccount1"}}) ==
+  CHECK(HostOf("devstoreaccount1.localhost", HostRouting{false, {"devstoreaccount1"}, {}}) ==
         "path-style");
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("host style: the whole path is the resource and SharedKey names the ac
   CHECK(RouteOf("GET", "/devstoreaccount1/Tables", "127.0.0.1:10002") ==
         "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
   // With host style off the Host is ignored.
-  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host, HostRouting{false, {}}) ==
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host, HostRouting{false, {}, {}}) ==
         "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
   // A path-style path on a host-style host names a table "devstoreaccount1/Tables": not a URI.
   CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host) == "error InvalidUri");
