@@ -13,6 +13,7 @@ const kHost = "127.0.0.1";
 const kDefaultStartTimeoutMs = 10000;
 const kStopKillAfterMs = 5000;
 const kTailLines = 20;
+const kRunnerWatchMs = 200;
 // The platforms with a binary package, by `${process.platform}-${process.arch}`.
 const kPlatformPackages = {
   "linux-x64": "@malachite/server-linux-x64",
@@ -119,6 +120,47 @@ function startFailure(summary, stdout, stderr) {
   return error;
 }
 
+// The servers of this process that have not exited.
+const liveServers = new Set();
+let runnerWatch;
+
+// This process's parent, read from /proc (a test runner's sandbox may hand tests a copy of
+// `process` whose ppid and connected never change); undefined where there is no /proc.
+function parentPid() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+// In a test runner's worker process (jest's and vitest's forks have an IPC channel; node --test
+// runs each file in a child with NODE_TEST_CONTEXT set), the servers also stop when the worker
+// loses its runner: a runner killed with SIGKILL leaves its workers running to the end of their
+// current test, and their servers with them. Polled with an unref'd timer, which keeps nothing
+// alive (a "disconnect" listener would keep the worker alive).
+function watchRunner(server) {
+  liveServers.add(server);
+  if (runnerWatch !== undefined) return;
+  if (typeof process.send !== "function" && process.env.NODE_TEST_CONTEXT === undefined) return;
+  const parent = parentPid();
+  if (parent === undefined || parent <= 1) return;
+  runnerWatch = setInterval(() => {
+    if (parentPid() === parent) return;
+    for (const live of liveServers) live.stop().catch(() => {});
+  }, kRunnerWatchMs);
+  runnerWatch.unref();
+}
+
+function unwatchRunner(server) {
+  liveServers.delete(server);
+  if (liveServers.size === 0 && runnerWatch !== undefined) {
+    clearInterval(runnerWatch);
+    runnerWatch = undefined;
+  }
+}
+
 /**
  * Starts Malachite. Resolves once it listens, to a MalachiteServer (see index.d.ts); rejects with
  * the server's own reason when it cannot start (port in use, data directory, seed file, flag), or
@@ -201,7 +243,9 @@ class MalachiteServer {
     this.#agent = new http.Agent({ keepAlive: true });
     this.#admin = new AdminClient({ host: kHost, port, agent: this.#agent });
     this.#exited = new Promise((r) => (this.#resolveExited = r));
+    watchRunner(this);
     child.on("exit", (code, signal) => {
+      unwatchRunner(this);
       this.#exit = { code, signal };
       this.#agent.destroy();
       this.#resolveExited();

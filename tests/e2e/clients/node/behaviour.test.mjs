@@ -66,8 +66,16 @@ async function rejection(promise) {
   assert.fail("expected a rejection, but it resolved");
 }
 
+// The environment for a child node process: this one's, less what makes node --test's own file
+// processes report to their runner.
+function childEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
 // Runs node with args in a child process; resolves to { code, stdout, stderr, ms }.
-function runNode(args, { cwd = project, env = process.env, timeoutMs = 20000 } = {}) {
+function runNode(args, { cwd = project, env = childEnv(), timeoutMs = 20000 } = {}) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -226,7 +234,7 @@ describe("bad input: one clear error, never a hang", () => {
     const bare = join(work, "bare");
     const pkgDir = dirname(require.resolve("@malachite/server/package.json"));
     cpSync(pkgDir, join(bare, "node_modules", "@malachite", "server"), { recursive: true });
-    const env = { ...process.env };
+    const env = childEnv();
     delete env.MALACHITE_BINARY;
     const script = "require('@malachite/server').startMalachite().then(() => console.log('started'), (e) => console.log(e.message))";
     const missing = await runNode(["-e", script], { cwd: bare, env });
@@ -308,6 +316,7 @@ describe("lifetime: no server outlives its test process", () => {
 
   test("kill -9 of the test process: the server is gone within 2 s", async () => {
     const runner = spawn(process.execPath, [join(project, "fixtures", "runner.mjs"), "--hold"], {
+      env: childEnv(),
       stdio: ["ignore", "pipe", "inherit"],
     });
     const line = await new Promise((resolve, reject) => {
@@ -347,57 +356,72 @@ describe("lifetime: no server outlives its test process", () => {
     return out;
   }
 
-  const commName = (pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-    } catch {
-      return "";
-    }
+  // mode "runner": kill -9 of the runner's main process only (a developer's kill -9 <pid>): its
+  // workers live on to the end of their test, but their servers stop with the lost runner.
+  // mode "tree": kill -9 of every process of the runner (a CI timeout, an OOM kill of the group).
+  const holdRunners = {
+    "node --test": {
+      files: ["fixtures/sigkill-hold-node.mjs", "fixtures/sigkill-hold-node-2.mjs"],
+      args: (files) => ["--test", "--test-concurrency=2", ...files],
+    },
+    vitest: {
+      files: ["fixtures/sigkill-hold.test.mjs", "fixtures/sigkill-hold-2.test.mjs"],
+      args: (files) => [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--maxWorkers=2", ...files],
+    },
+    jest: {
+      files: ["fixtures/sigkill-hold.test.js", "fixtures/sigkill-hold-2.test.js"],
+      args: () => [join(project, "node_modules", "jest", "bin", "jest.js"), "--maxWorkers=2",
+        "--testMatch", "**/fixtures/sigkill-hold*.test.js"],
+    },
   };
-
-  for (const runnerName of ["vitest", "jest"]) {
-    test(`${runnerName}: SIGKILL of the runner's whole process tree leaves no server running`, async () => {
-      const pidFile = join(work, `${runnerName}.pids`);
-      writeFileSync(pidFile, "");
-      // Two test files, so the runner uses worker processes.
-      const ext = runnerName === "jest" ? "js" : "mjs";
-      const first = join(project, "fixtures", `sigkill-hold.test.${ext}`);
-      const second = join(project, "fixtures", `sigkill-hold-2.test.${ext}`);
-      cpSync(first, second);
-      const args =
-        runnerName === "vitest"
-          ? [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "fixtures/sigkill-hold.test.mjs", "fixtures/sigkill-hold-2.test.mjs"]
-          : [join(project, "node_modules", "jest", "bin", "jest.js"), "--maxWorkers=2", "--testMatch", "**/fixtures/sigkill-hold*.test.js"];
-      const runner = spawn(process.execPath, args, {
-        cwd: project,
-        env: { ...process.env, MALACHITE_HOLD_PID_FILE: pidFile, CI: "true" },
-        stdio: ["ignore", "ignore", "ignore"],
+  for (const [runnerName, { files, args: argsFor }] of Object.entries(holdRunners)) {
+    for (const mode of ["runner", "tree"]) {
+      const what = mode === "runner" ? "of the runner's main process" : "of the runner's whole process tree";
+      test(`${runnerName}: SIGKILL ${what} leaves no server running`, async () => {
+        const pidFile = join(work, `${runnerName.replace(/\W/g, "")}-${mode}.pids`);
+        writeFileSync(pidFile, "");
+        // Two test files, so the runner uses worker processes.
+        const second = join(project, files[1]);
+        cpSync(join(project, files[0]), second);
+        const args = argsFor(files);
+        const runner = spawn(process.execPath, args, {
+          cwd: project,
+          env: childEnv({ MALACHITE_HOLD_PID_FILE: pidFile, CI: "true" }),
+          stdio: ["ignore", "ignore", "ignore"],
+        });
+        let tree = [runner.pid];
+        try {
+          let pids = [];
+          const deadline = Date.now() + 60000;
+          while (pids.length < 2 && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 50));
+            pids = readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
+          }
+          assert.equal(pids.length, 2, `the ${runnerName} tests did not start their servers within 60 s`);
+          tree = processTree(runner.pid);
+          for (const pid of pids) assert.ok(tree.includes(pid), `server ${pid} is not in ${runnerName}'s process tree`);
+          const runnerProcesses = tree.filter((pid) => !pids.includes(pid));
+          const victims = mode === "runner" ? [runner.pid] : runnerProcesses;
+          for (const pid of victims) {
+            try {
+              process.kill(pid, "SIGKILL");
+            } catch {}
+          }
+          const ms = await waitGone(pids, 2000);
+          assert.ok(ms !== undefined, `servers ${pids.filter((p) => !processGone(p))} still run 2 s after ${runnerName} was killed`);
+          const left = runnerProcesses.filter((p) => !processGone(p)).length;
+          console.log(`# ${runnerName}: kill -9 ${what} (${victims.length} of its ${runnerProcesses.length} processes); ` +
+            `both servers gone after ${ms} ms; ${left} of its worker processes still ran`);
+        } finally {
+          // The workers a killed runner leaves behind are this test's to end.
+          for (const pid of tree) {
+            try {
+              process.kill(pid, "SIGKILL");
+            } catch {}
+          }
+          rmSync(second, { force: true });
+        }
       });
-      try {
-        let pids = [];
-        const deadline = Date.now() + 60000;
-        while (pids.length < 2 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 50));
-          pids = readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
-        }
-        assert.equal(pids.length, 2, `the ${runnerName} tests did not start their servers within 60 s`);
-        const tree = processTree(runner.pid);
-        for (const pid of pids) assert.ok(tree.includes(pid), `server ${pid} is not in ${runnerName}'s process tree`);
-        // kill -9 every process of the runner but the servers (what a CI timeout or an OOM kill does).
-        const runnerProcesses = tree.filter((pid) => !pids.includes(pid));
-        const names = [...new Set(runnerProcesses.map(commName))].join(", ");
-        for (const pid of runnerProcesses) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {}
-        }
-        const ms = await waitGone(pids, 2000);
-        assert.ok(ms !== undefined, `servers ${pids.filter((p) => !processGone(p))} still run 2 s after ${runnerName} was killed`);
-        console.log(`# ${runnerName}: ${runnerProcesses.length} runner processes killed (${names}); both servers gone after ${ms} ms`);
-      } finally {
-        runner.kill("SIGKILL");
-        rmSync(second, { force: true });
-      }
-    });
+    }
   }
 });
