@@ -185,3 +185,17 @@ def test_transient_accounts_vanish_at_shutdown():
     finally:
         stop_checked(server)
         server.cleanup()
+
+
+def test_the_explorer_lists_and_opens_a_made_account(server):
+    made = create_account(server)
+    with TableServiceClient.from_connection_string(made["connectionString"]) as service:
+        service.create_table("Explored")
+    base = "http://127.0.0.1:%d/-/explorer" % server.port
+    with urllib.request.urlopen(base + "/api/server", timeout=10) as response:
+        assert made["name"] in json.load(response)["accounts"]
+    request = urllib.request.Request(base + "/table/%s/Tables" % made["name"],
+                                     headers={"Accept": "application/json;odata=nometadata",
+                                              "x-ms-version": "2019-02-02"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert [t["TableName"] for t in json.load(response)["value"]] == ["Explored"]
