@@ -47,7 +47,9 @@ Throttle::Throttle(const ServerConfig& config, const Clock& clock)
   };
   for (const AccountConfig& account : config.accounts) add(account.name);
   for (const malachite::AccountRate& rate : config_.account_rates) add(rate.account);
-  // The shared slot for any other name: an empty name matches no real account.
+  // The shared slot for any other name: an empty name matches no real account. Emulator: the
+  // accounts made at run time (POST /-/accounts) share it too, so their per-account target is
+  // one budget for all of them; a slot each would make Slot() scan 10,000 names per request.
   auto other = std::make_unique<AccountSlot>();
   other->limit = RateLimit(config_.account_rate, config_.burst_ms);
   accounts_.push_back(std::move(other));
