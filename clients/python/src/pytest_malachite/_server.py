@@ -118,6 +118,7 @@ class Malachite:
         self._out = out
         self._err = err
         self.exit_status: Optional[int] = None
+        self._stop_lock = threading.Lock()
 
     @property
     def pid(self) -> int:
@@ -201,7 +202,12 @@ class Malachite:
     def stop(self) -> int:
         """Stops the server (its stdin closed and SIGTERM: a graceful stop; SIGKILL after 5 s) and
         removes a data directory start_malachite made. Returns its exit status (0: a clean stop;
-        negative: the signal that ended it). Calling it again returns the same status."""
+        negative: the signal that ended it). Calling it again returns the same status; it may be
+        called from any thread."""
+        with self._stop_lock:
+            return self._stop()
+
+    def _stop(self) -> int:
         if self.exit_status is None:
             if self.process.poll() is None:
                 try:

@@ -8,7 +8,10 @@ malachite_binary, malachite_seed (relative to the ini file), malachite_args. The
 """
 from __future__ import annotations
 
+import os
 import signal
+import threading
+import time
 import warnings
 from pathlib import Path
 from typing import Iterator, List, Optional
@@ -68,6 +71,8 @@ def malachite(pytestconfig: pytest.Config) -> Iterator[Malachite]:
     """The Malachite server of this test session (of this worker, under pytest-xdist), in memory."""
     binary, seed, args = _settings(pytestconfig)
     server = start_malachite(binary=binary, seed=seed, args=args)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _stop_when_parent_dies(server)
     try:
         yield server
     finally:
@@ -75,6 +80,22 @@ def malachite(pytestconfig: pytest.Config) -> Iterator[Malachite]:
         if status not in (0, -signal.SIGTERM):
             warnings.warn("malachite exited with status %s; its last lines:\n%s"
                           % (status, server.output()), RuntimeWarning)
+
+
+def _stop_when_parent_dies(server: Malachite) -> None:
+    """Under pytest-xdist the server's lifeline is a worker process, which outlives a SIGKILLed
+    main process by seconds (execnet waits 5 s for the running test, then interrupts it). The
+    worker's parent is that main process: once it is gone, stop the server at once."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while server.running:
+            if os.getppid() != parent:
+                server.stop()
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=watch, name="malachite-parent-watch", daemon=True).start()
 
 
 @pytest.fixture

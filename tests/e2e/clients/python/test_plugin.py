@@ -455,37 +455,46 @@ def test_100_tests_each_with_their_own_account_in_parallel(pytester, capsys):
 
 KILLED_TEST = """
 import os, time
+import pytest
 
-def test_waits(malachite):
-    with open("server.pid.tmp", "w") as f:
+@pytest.mark.parametrize("i", range(2))
+def test_waits(malachite, i):
+    with open("server-%d.pid.tmp" % os.getpid(), "w") as f:
         f.write(str(malachite.pid))
-    os.rename("server.pid.tmp", "server.pid")
+    os.rename("server-%d.pid.tmp" % os.getpid(), "server-%d.pid" % os.getpid())
     time.sleep(120)
 """
 
 
-def test_the_server_is_gone_within_2_s_of_the_test_process_being_SIGKILLed(pytester, capsys):
+@pytest.mark.parametrize("workers", [0, 2], ids=["one process", "xdist -n 2"])
+def test_the_servers_are_gone_within_2_s_of_pytest_being_SIGKILLed(pytester, capsys, workers):
+    """pytest (with -n 2: its main process, the workers' parent) is SIGKILLed while a test runs;
+    the server of every process (the main one, or each worker) stops within 2 s."""
+    if workers and not xdist_installed():
+        if os.environ.get("CI") == "true":
+            pytest.fail("pytest-xdist is missing (apt-get install python3-pytest-xdist)")
+        pytest.skip("pytest-xdist is not installed")
     pytester.makepyfile(test_killed=KILLED_TEST)
-    runner = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"],
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"]
+    runner = subprocess.Popen(command + (["-n", str(workers)] if workers else []),
                               cwd=str(pytester.path), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-    pid_file = pytester.path / "server.pid"
     try:
         deadline = time.monotonic() + 30
-        while not pid_file.exists():
+        while len(list(pytester.path.glob("server-*.pid"))) < max(workers, 1):
             assert runner.poll() is None, "pytest exited with %s" % runner.returncode
             assert time.monotonic() < deadline, "no server pid after 30 s"
             time.sleep(0.02)
-        server_pid = int(pid_file.read_text())
-        assert not pid_gone(server_pid)
+        servers = [int(p.read_text()) for p in pytester.path.glob("server-*.pid")]
+        assert not any(pid_gone(pid) for pid in servers)
     finally:
+        killed = time.perf_counter()
         runner.send_signal(signal.SIGKILL)
         runner.wait()
-    killed = time.perf_counter()
-    gone = wait_gone(server_pid, 2.0)
+    left = [pid for pid in servers if not wait_gone(pid, 2.0 - (time.perf_counter() - killed))]
     took = time.perf_counter() - killed
-    if not gone:
-        os.kill(server_pid, signal.SIGKILL)
-    assert gone, "the server (pid %d) still runs 2 s after pytest was SIGKILLed" % server_pid
-    figure(capsys, "server gone %.0f ms after its pytest process was SIGKILLed" % (took * 1000))
-
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "server(s) %s still run 2 s after pytest was SIGKILLed" % left
+    figure(capsys, "%d server(s) gone %.0f ms after pytest%s was SIGKILLed"
+           % (len(servers), took * 1000, " -n %d (its main process)" % workers if workers else ""))
