@@ -251,6 +251,26 @@ describe("bad input: one clear error, never a hang", () => {
     assert.match(wrong.stdout, /MALACHITE_BINARY/);
   });
 
+  test("a machine the binary package cannot serve (older glibc, another architecture): the launcher's one line", async () => {
+    // The package's bin/malachite asks getconf and uname; stand-ins on PATH play an older system.
+    const fake = join(work, "fake-system");
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, "getconf"), "#!/bin/sh\necho glibc 2.31\n");
+    chmodSync(join(fake, "getconf"), 0o755);
+    await assert.rejects(
+      startMalachite({ env: { PATH: `${fake}:${process.env.PATH}` } }),
+      /malachite exited with status 1 before it listened: malachite: needs glibc 2\.36 or newer and this system has glibc 2\.31/,
+    );
+    rmSync(join(fake, "getconf"));
+    const other = process.arch === "x64" ? "aarch64" : "x86_64";
+    writeFileSync(join(fake, "uname"), `#!/bin/sh\n[ "$1" = -m ] && echo ${other} || echo Linux\n`);
+    chmodSync(join(fake, "uname"), 0o755);
+    await assert.rejects(
+      startMalachite({ env: { PATH: `${fake}:${process.env.PATH}` } }),
+      new RegExp(`malachite: this bundle is for .* and this machine is ${other}`),
+    );
+  });
+
   test("MALACHITE_BINARY naming a file that is not executable, or nothing: the error says which", async () => {
     const file = join(work, "not-executable");
     writeFileSync(file, "#!/bin/sh\n");
