@@ -95,6 +95,19 @@ def test_the_wheel_holds_an_executable_binary_for_this_machine_and_its_libraries
     assert (binary.parent.parent / "py.typed").is_file()
 
 
+def test_the_wheels_binary_maps_only_its_own_libraries_and_glibcs():
+    """Its $ORIGIN rpath works from site-packages: no library of this machine's (which may have
+    libfmt or libspdlog installed) stands in for the wheel's."""
+    with pm.start_malachite() as server:
+        with open("/proc/%d/maps" % server.pid) as maps:
+            mapped = {line.split()[-1] for line in maps if ".so" in line.split()[-1]}
+    bin_dir = str(_binary.PACKAGED_BINARY.parent) + "/"
+    foreign = sorted(path for path in mapped if not path.startswith(bin_dir) and not re.search(
+        r"/(libc|libm|ld-linux-x86-64|ld-linux-aarch64)\.so", path))
+    assert not foreign, foreign
+    assert any(path.startswith(bin_dir + "libstdc++.so") for path in mapped), sorted(mapped)
+
+
 # -- the surface ------------------------------------------------------------------------------------
 
 def test_start_malachite_serves_the_dev_account_and_stops_cleanly():
