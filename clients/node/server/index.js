@@ -108,9 +108,10 @@ class Tail {
   }
 }
 
-// Why the server did not start, from its output: its own `malachite: <reason>` line on stderr
-// when it printed one, else its last lines.
-function startFailure(summary, stdout, stderr) {
+// An Error saying what happened (summary) and why, from the output: the server's own
+// `malachite: <reason>` line on stderr when it printed one, else its last lines (all of them,
+// up to 20, in error.output).
+function errorWithOutput(summary, stdout, stderr) {
   const errLines = stderr.all();
   const own = errLines.filter((l) => l.startsWith("malachite: ")).pop();
   const lastLines = [...stdout.all(), ...errLines].filter((l) => l.trim() !== "").slice(-kTailLines);
@@ -191,7 +192,7 @@ function startMalachite(options = {}) {
       reject(error);
     };
     const timer = setTimeout(
-      () => fail(startFailure(`malachite (${binary}) did not start within ${startTimeoutMs} ms`, stdout, stderr)),
+      () => fail(errorWithOutput(`malachite (${binary}) did not start within ${startTimeoutMs} ms`, stdout, stderr)),
       startTimeoutMs,
     );
     // The pipe's far end is the server's stdin; writes never happen, but closing it after the
@@ -214,7 +215,7 @@ function startMalachite(options = {}) {
     child.on("error", (e) => fail(new Error(`@malachite/server: cannot run ${binary}: ${e.message}`)));
     // "close", not "exit": by then the streams have delivered the last lines (the reason).
     child.on("close", (code, signal) =>
-      fail(startFailure(`malachite exited with ${signal ?? `status ${code}`} before it listened`, stdout, stderr)),
+      fail(errorWithOutput(`malachite exited with ${signal ?? `status ${code}`} before it listened`, stdout, stderr)),
     );
   });
 }
@@ -305,11 +306,11 @@ class MalachiteServer {
     const { code, signal } = this.#exit;
     const { stdout, stderr } = this.#tails;
     if (killed) {
-      throw startFailure(`malachite (pid ${this.pid}) did not stop within ${kStopKillAfterMs} ms of SIGTERM and was killed`, stdout, stderr);
+      throw errorWithOutput(`malachite (pid ${this.pid}) did not stop within ${kStopKillAfterMs} ms of SIGTERM and was killed`, stdout, stderr);
     }
     if (exitedBefore || !(code === 0 || signal === "SIGTERM")) {
       const how = exitedBefore ? "had exited by itself" : "stopped";
-      throw startFailure(`malachite (pid ${this.pid}) ${how} with ${signal ?? `status ${code}`}`, stdout, stderr);
+      throw errorWithOutput(`malachite (pid ${this.pid}) ${how} with ${signal ?? `status ${code}`}`, stdout, stderr);
     }
   }
 }
