@@ -26,7 +26,7 @@
 namespace malachite::server {
 
 struct ScanLimits {
-  std::size_t top = 1000;  // entities per page, 1..1000
+  std::size_t top = 1000;  // entities per page, 1..1000 (a $top of 0 never scans)
   // Stop scanning after this (partial page). The time the caller spends on each match counts.
   std::chrono::steady_clock::time_point deadline;
 };

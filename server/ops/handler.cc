@@ -33,8 +33,9 @@ Result<std::size_t> ParseTop(const QueryParams& query) {
   long long value = 0;
   const char* end = text->data() + text->size();
   const auto [ptr, ec] = std::from_chars(text->data(), end, value);
-  // Azure: spec §6.5 — Take(N) with N < 1 or N > 1000, or a non-integer, is InvalidInput.
-  if (ec != std::errc() || ptr != end || text->empty() || value < 1 ||
+  // Azure: spec §6.5 — $top=0 is a valid, empty page; N < 0 or N > 1000, or a non-integer, is
+  // InvalidInput.
+  if (ec != std::errc() || ptr != end || text->empty() || value < 0 ||
       value > static_cast<long long>(limits::kMaxPageSize)) {
     return Fail(ErrorCode::kInvalidInput);
   }

@@ -74,7 +74,8 @@ PreferReturn ParsePrefer(const Request& request);
 std::string_view PreferenceAppliedValue(PreferReturn prefer);
 
 // Azure: spec §6.5 — the page size from `$top`: limits::kMaxPageSize when absent, else an
-// integer 1..1000. Errors: kInvalidInput (0, negative, > 1000, not a number).
+// integer 0..1000 (0: an empty page that ends the query). Errors: kInvalidInput (negative,
+// > 1000, not a number).
 Result<std::size_t> ParseTop(const QueryParams& query);
 
 }  // namespace malachite::server

@@ -135,7 +135,11 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
   EntityFeedWriter feed(ctx.metadata, where, options->select,
                         std::min(options->top, kExpectedPageEntities));
   const auto render = [&feed](const EntityJsonSource& entity) { feed.Add(entity); };
-  auto page = ScanPage(**view, *table, plan, options->start, limits, render, within);
+  // Azure: spec §6.5 — $top=0 answers an empty page; Emulator: with no continuation (nothing
+  // is examined, and a continuation naming the start would page forever).
+  Result<EntityPage> page = EntityPage{};
+  if (options->top > 0)
+    page = ScanPage(**view, *table, plan, options->start, limits, render, within);
   if (!page) return tl::unexpected(page.error());
   view->reset();
 

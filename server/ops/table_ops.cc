@@ -252,8 +252,11 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
     AppendTableJson(body, info.name, how, false);
     return true;
   };
-  auto visited = VisitPlannedTables(**view, ctx.route.account, from_lower, plan, visit);
-  if (!visited) return tl::unexpected(visited.error());
+  // Azure: spec §6.5 — $top=0 answers an empty page; Emulator: with no continuation.
+  if (*top > 0) {
+    auto visited = VisitPlannedTables(**view, ctx.route.account, from_lower, plan, visit);
+    if (!visited) return tl::unexpected(visited.error());
+  }
   body.append("]}");
 
   Outcome outcome;

@@ -153,7 +153,11 @@ test("protocol: bad payloads answer the service's codes", async () => {
 
 test("protocol: paging parameters are validated", async () => {
   assertError(await send("GET", `/${table}()?$top=1001`), 400, "InvalidInput");
-  assertError(await send("GET", `/${table}()?$top=0`), 400, "InvalidInput");
+  const empty = await send("GET", `/${table}()?$top=0`);  // spec §6.5: an empty page, no continuation
+  assert.equal(empty.status, 200, empty.text);
+  assert.deepEqual(empty.json.value, []);
+  assert.equal(empty.headers.get("x-ms-continuation-nextpartitionkey"), null);
+  assertError(await send("GET", `/${table}()?$top=-1`), 400, "InvalidInput");
   assertError(await send("GET", `/${table}()?$top=abc`), 400, "InvalidInput");
   const page = await send("GET", `/${table}()?$top=1`);
   assert.equal(page.status, 200, page.text);

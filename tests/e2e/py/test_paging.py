@@ -80,3 +80,15 @@ def test_query_entities_with_select(big_table):
                                           results_per_page=300))
     assert len(found) == ROWS
     assert [dict(e) for e in found] == [{"n": ROWS + r} for r in range(ROWS)]
+
+
+def test_top_zero_is_one_empty_page(table, service):
+    # spec §6.5: $top=0 answers 200 with an empty page and no continuation (Azure/Azurite#1428;
+    # the SDK's own generated client allows top >= 0).
+    for i in range(3):
+        table.create_entity({"PartitionKey": "p", "RowKey": "r%d" % i})
+    pages = [list(page) for page in table.list_entities(results_per_page=0).by_page()]
+    assert pages == [[]]
+    pages = [list(p) for p in table.query_entities("RowKey ge 'r1'", results_per_page=0).by_page()]
+    assert pages == [[]]
+    assert [list(page) for page in service.list_tables(results_per_page=0).by_page()] == [[]]

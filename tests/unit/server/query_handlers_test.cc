@@ -97,6 +97,18 @@ TEST_CASE_METHOD(QueryFixture, "query_handlers: an exactly full last page has no
   CHECK(pages == 2);
 }
 
+TEST_CASE_METHOD(QueryFixture, "query_handlers: $top=0 is an empty page with no continuation",
+                 "[server]") {
+  Fill(10);
+  // Azure: spec §6.5 — 200 and no entities (Azure/Azurite#1428); the filter is still checked.
+  auto reply = h.Run("GET", "parts?$top=0&$filter=N%20ge%203", {}, {}, MetadataLevel::kNone);
+  CHECK(reply.status == 200);
+  CHECK(reply.body == R"J({"value":[]})J");
+  CHECK(!reply.Find("x-ms-continuation-NextPartitionKey"));
+  CHECK(h.Call("GET", "parts?$top=0&$filter=N%20eq") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "nosuch?$top=0") == "404 TableNotFound\n");
+}
+
 TEST_CASE_METHOD(QueryFixture, "query_handlers: the continuation resumes at its key, inclusive",
                  "[server]") {
   Fill(300);
@@ -184,7 +196,7 @@ TEST_CASE_METHOD(QueryFixture, "query_handlers: $select returns missing properti
 
 TEST_CASE_METHOD(QueryFixture, "query_handlers: Query Entities errors", "[server]") {
   CHECK(h.Call("GET", "nosuch()") == "404 TableNotFound\n");
-  CHECK(h.Call("GET", "parts?$top=0") == "400 InvalidInput\n");
+  CHECK(h.Call("GET", "parts?$top=-1") == "400 InvalidInput\n");
   CHECK(h.Call("GET", "parts?$top=1001") == "400 InvalidInput\n");
   CHECK(h.Call("GET", "parts?$filter=N%20eq") == "400 InvalidInput\n");
   CHECK(h.Call("GET", "parts?NextPartitionKey=raw") == "400 InvalidInput\n");

@@ -146,6 +146,15 @@ TEST_CASE_METHOD(QueryTablesFixture,
   CHECK(!third.Find("x-ms-continuation-NextTableName"));
 }
 
+TEST_CASE_METHOD(QueryTablesFixture,
+                 "table_handlers: Query Tables with $top=0 is an empty page with no continuation",
+                 "[server]") {
+  auto reply = h.Run("GET", "Tables?$top=0", {}, {}, MetadataLevel::kNone);
+  CHECK(reply.status == 200);
+  CHECK(reply.body == R"J({"value":[]})J");
+  CHECK(!reply.Find("x-ms-continuation-NextTableName"));
+}
+
 TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables filters on TableName",
                  "[server]") {
   CHECK(
@@ -172,10 +181,10 @@ TEST_CASE_METHOD(QueryTablesFixture, "table_handlers: Query Tables honours $sele
         R"J({"value":[{"TableName":"Alpha","Other":null}]})J");
 }
 
-TEST_CASE("table_handlers: Query Tables rejects a $top outside 1..1000", "[server]") {
+TEST_CASE("table_handlers: Query Tables rejects a $top outside 0..1000", "[server]") {
   Harness h;
   CHECK(h.Run("GET", "Tables?$top=1000").status == 200);
-  for (const char* top : {"0", "-1", "1001", "abc", "", "1.5"}) {
+  for (const char* top : {"-1", "1001", "abc", "", "1.5"}) {
     INFO(top);
     CHECK(h.Call("GET", std::string("Tables?$top=") + top) == "400 InvalidInput\n");
   }
