@@ -13,7 +13,7 @@ import os
 import platform
 import sys
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from ._errors import MalachiteBinaryError
 
@@ -33,7 +33,7 @@ def this_platform() -> str:
     return "%s-%s" % (sys.platform, platform.machine() or "unknown")
 
 
-def resolve_binary(binary: Optional[os.PathLike | str] = None) -> Tuple[str, str]:
+def resolve_binary(binary: "Optional[Union[str, os.PathLike[str]]]" = None) -> Tuple[str, str]:
     """Returns (path, where it came from) of the binary to run.
 
     Raises MalachiteBinaryError when there is none that this machine can run.
@@ -75,8 +75,8 @@ def elf_machine(path: str) -> Optional[str]:
         return None
     if len(header) < 20 or header[:4] != b"\x7fELF":
         return None
-    order = "little" if header[5] == 1 else "big"
-    number = int.from_bytes(header[18:20], order)
+    # e_ident[EI_DATA] 1: little-endian, 2: big-endian
+    number = int.from_bytes(header[18:20], "little" if header[5] == 1 else "big")
     return _ELF_MACHINES.get(number, "e_machine %d" % number)
 
 

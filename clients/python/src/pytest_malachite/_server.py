@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Union
+from typing import IO, Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._binary import resolve_binary, this_platform
 from ._errors import MalachiteAdminError, MalachiteBinaryError, MalachiteStartError
@@ -77,7 +77,8 @@ class _Drain(threading.Thread):
     """Reads one output stream of the server to its end, keeping the last lines; on stdout it also
     catches the ready line."""
 
-    def __init__(self, stream: IO[bytes], name: str, on_line=None) -> None:
+    def __init__(self, stream: IO[bytes], name: str,
+                 on_line: Optional[Callable[[str], None]] = None) -> None:
         super().__init__(name=name, daemon=True)
         self.stream = stream
         self.lines: Deque[str] = collections.deque(maxlen=_KEPT_LINES)
@@ -176,7 +177,8 @@ class Malachite:
         if not seed:
             query.append(("seed", "false"))
         path = "/-/reset" + ("?" + urllib.parse.urlencode(query) if query else "")
-        return self._admin("POST", path)
+        summary: Dict[str, Any] = self._admin("POST", path)
+        return summary
 
     def _admin(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Any:
         data = json.dumps(body).encode() if body is not None else b""
@@ -345,7 +347,7 @@ def _server_reason(lines: List[str]) -> str:
     return "malachite exited without a message"
 
 
-def _azure_error(body: bytes, header_code: Optional[str], reason: str):
+def _azure_error(body: bytes, header_code: Optional[str], reason: str) -> Tuple[str, str]:
     """(code, message) of an Azure-style error answer: {"odata.error": {"code", "message":
     {"value"}}}, else the x-ms-error-code header and the HTTP reason."""
     try:

@@ -14,7 +14,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -49,7 +49,7 @@ def _ini_path(config: pytest.Config, name: str) -> Optional[str]:
     return str(base / str(value))
 
 
-def _settings(config: pytest.Config):
+def _settings(config: pytest.Config) -> Tuple[Optional[str], Optional[str], List[str]]:
     binary = config.getoption("malachite_binary") or _ini_path(config, "malachite_binary")
     seed = config.getoption("malachite_seed") or _ini_path(config, "malachite_seed")
     args: List[str] = list(config.getini("malachite_args")) + list(
