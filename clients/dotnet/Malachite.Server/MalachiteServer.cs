@@ -202,7 +202,12 @@ public sealed partial class MalachiteServer : IAsyncDisposable
         else
         {
             KillAndWait(process);
-            cancellationToken.ThrowIfCancellationRequested();
+            if (cancellationToken.IsCancellationRequested)
+            {
+                process.Dispose();
+                DeleteDirectory(temporary);
+                cancellationToken.ThrowIfCancellationRequested();
+            }
             reason = $"malachite did not report that it listens within {options.StartTimeout.TotalSeconds:0.#} s " +
                      "(MalachiteOptions.StartTimeout); it was killed";
         }

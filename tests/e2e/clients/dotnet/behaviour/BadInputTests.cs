@@ -88,6 +88,17 @@ public sealed class BadInputTests
     }
 
     [Fact]
+    public async Task CancellingTheStartKillsTheServer()
+    {
+        string script = Support.Script("echo $$ > \"$(dirname \"$0\")/pid\"; exec sleep 60");
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() =>
+            MalachiteServer.StartAsync(new MalachiteOptions { BinaryPath = script }, cancel.Token));
+        int pid = int.Parse(File.ReadAllText(Path.Combine(Path.GetDirectoryName(script)!, "pid")).Trim());
+        Assert.True(Support.ProcessGone(pid), $"pid {pid} still runs after the start was cancelled");
+    }
+
+    [Fact]
     public async Task OptionsAreChecked()
     {
         await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => MalachiteServer.StartAsync(new MalachiteOptions { Port = 70000 }));
