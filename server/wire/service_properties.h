@@ -62,7 +62,8 @@ struct ServicePropertiesUpdate {
   void ApplyTo(ServiceProperties& properties) const;
 };
 
-// The Get Table Service Properties body (element order as the service returns it).
+// The Get Table Service Properties body, byte for byte in the service's form: a UTF-8 BOM, the
+// XML declaration, the elements in the service's order, an empty `<Cors />`.
 std::string RenderServicePropertiesXml(const ServiceProperties& properties);
 
 // The stored record: version byte 01 + RenderServicePropertiesXml.

@@ -113,3 +113,27 @@ def test_deleting_a_missing_table_is_quiet_but_entity_ops_raise_table_not_found(
         client.create_entity({"PartitionKey": "p", "RowKey": "r"})
     with pytest.raises(ResourceNotFoundError) as info:
         list(client.list_entities())
+
+
+def test_service_properties_body_is_the_services_byte_for_byte(service):
+    # spec §11.2: the .NET SDK's recording GetPropertiesReturnsProperties (Storage), replayed: a Set
+    # that turns Logging's Write on, then a Get whose body the service wrote with a BOM and
+    # Logging's children in the order Read, Write, Delete.
+    from azure.data.tables import TableAnalyticsLogging, TableMetrics, TableRetentionPolicy
+    service.set_service_properties(
+        analytics_logging=TableAnalyticsLogging(write=True),
+        hour_metrics=TableMetrics(enabled=True, include_apis=True,
+                                  retention_policy=TableRetentionPolicy(enabled=True, days=7)),
+        minute_metrics=TableMetrics(), cors=[])
+    bodies = []
+    properties = service.get_service_properties(
+        raw_response_hook=lambda response: bodies.append(response.http_response.body()))
+    assert properties["analytics_logging"].write is True
+    assert bodies == [
+        b'\xef\xbb\xbf<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging>'
+        b"<Version>1.0</Version><Read>false</Read><Write>true</Write><Delete>false</Delete>"
+        b"<RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics>"
+        b"<Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs>"
+        b"<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics>"
+        b"<MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy>"
+        b"<Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>"]

@@ -104,14 +104,37 @@ TEST_CASE("service_properties: a partial update keeps the other settings", "[pro
   ServiceProperties properties = DefaultServiceProperties();
   update->ApplyTo(properties);
   CHECK(RenderServicePropertiesXml(properties) ==
+        "\xEF\xBB\xBF"
         R"(<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging>)"
-        "<Version>1.0</Version><Delete>false</Delete><Read>false</Read><Write>false</Write>"
+        "<Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete>"
         "<RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics>"
         "<Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs>"
         "<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics>"
         "<MinuteMetrics><Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>false"
         "</IncludeAPIs><RetentionPolicy><Enabled>true</Enabled><Days>2</Days></RetentionPolicy>"
         "</MinuteMetrics><Cors /></StorageServiceProperties>");
+}
+
+TEST_CASE("service_properties: the body is the service's, byte for byte", "[properties]") {
+  // Azure: spec §11.2 — Get Table Service Properties as recorded from the service (the .NET SDK's
+  // TableServiceClientLiveTests/Storage/GetPropertiesReturnsProperties.json), after a Set that
+  // turned Logging's Read and Write on.
+  ServiceProperties properties = DefaultServiceProperties();
+  properties.logging.read = true;
+  properties.logging.write = true;
+  CHECK(RenderServicePropertiesXml(properties) ==
+        "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?><StorageServiceProperties><Logging>"
+        "<Version>1.0</Version><Read>true</Read><Write>true</Write><Delete>false</Delete>"
+        "<RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics>"
+        "<Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs>"
+        "<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics>"
+        "<MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy>"
+        "<Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors "
+        "/></StorageServiceProperties>");
+  // The stored record holds the same text, BOM included, and reads back.
+  auto decoded = DecodeServicePropertiesRecord(EncodeServicePropertiesRecord(properties));
+  REQUIRE(decoded);
+  CHECK(RenderServicePropertiesXml(*decoded) == RenderServicePropertiesXml(properties));
 }
 
 }  // namespace malachite::server
