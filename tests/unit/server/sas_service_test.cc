@@ -225,8 +225,9 @@ TEST_CASE("sas service: service properties merge partial updates and survive a r
   Fixture f;
   const std::string defaults = f.Owner("GET", "/?restype=service&comp=properties").body;
   CHECK(defaults ==
+        "\xEF\xBB\xBF"
         R"(<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging>)"
-        "<Version>1.0</Version><Delete>false</Delete><Read>false</Read><Write>false</Write>"
+        "<Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete>"
         "<RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics>"
         "<Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs>"
         "<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics>"
