@@ -80,6 +80,8 @@ constexpr std::array<ErrorInfo, static_cast<std::size_t>(ErrorCode::kCount)> kTa
      "This request is not authorized to perform this operation using this protocol."},
     {"AuthorizationSourceIPMismatch", 403,
      "This request is not authorized to perform this operation using this source IP."},
+    // Azure: spec §1.1 — the secondary endpoint refuses every write (REC-PY location_mode).
+    {"InsufficientAccountPermissions", 403, "Write operations are not allowed."},
     {"InvalidHeaderValue", 400,
      "The value for one of the HTTP headers is not in the correct format."},
     {"MissingRequiredHeader", 400,

@@ -59,6 +59,7 @@ enum class ErrorCode : std::uint8_t {
   kAuthorizationServiceMismatch,
   kAuthorizationProtocolMismatch,
   kAuthorizationSourceIPMismatch,
+  kInsufficientAccountPermissions,  // a write to the read-only secondary (spec §1.1)
   kInvalidHeaderValue,
   kMissingRequiredHeader,
   kUnsupportedHeader,

@@ -75,6 +75,15 @@ struct OperationTraits {
 // The traits of `op`. The reference lives for the program.
 const OperationTraits& TraitsOf(Operation op);
 
+// True for the operations that change state: creating or deleting a table, the entity writes,
+// $batch, Set Table ACL and Set Table Service Properties. Azure: spec §1.1 — the ones the
+// read-only secondary endpoint refuses.
+inline bool ChangesState(Operation op) {
+  return TraitsOf(op).writes_entities || op == Operation::kCreateTable ||
+         op == Operation::kDeleteTable || op == Operation::kSetTableAcl ||
+         op == Operation::kSetServiceProperties;
+}
+
 // Operation name in Azure's words ("QueryEntities", "InsertOrMergeEntity", ...), for logs.
 inline std::string_view OperationName(Operation op) { return TraitsOf(op).name; }
 

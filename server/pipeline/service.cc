@@ -145,6 +145,11 @@ Result<void> Service::Run(Exchange& exchange) const {
     // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
     if (sas) exchange.version = sas->version;
   }
+  // Azure: spec §1.1 — the secondary endpoint is read-only: an authorised write is refused
+  // there (403 InsufficientAccountPermissions) and nothing of it is applied.
+  if (r.secondary && ChangesState(r.op)) {
+    return malachite::Fail(ErrorCode::kInsufficientAccountPermissions);
+  }
   auto level = NegotiateMetadata(exchange.request, r, exchange.version);
   if (!level) return tl::unexpected(level.error());
 

@@ -92,3 +92,44 @@ def test_with_host_style_off_the_host_is_ignored(servers):
     with TableServiceClient("%s/%s" % (host_url(off), DEV_ACCOUNT), credential=credential,
                             retry_total=0) as path_style:
         path_style.create_table(unique_name("off"))
+
+
+def test_the_secondary_refuses_writes_and_serves_reads(servers):
+    # spec §1.1: the Python SDK's recording test_table_client_location_mode, replayed. The service
+    # answers every write on <account>-secondary with 403 InsufficientAccountPermissions "Write
+    # operations are not allowed."; reads are served.
+    from azure.data.tables._models import LocationMode
+    server, _ = servers
+    credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+    secondary = "%s-secondary.localhost:%d" % (DEV_ACCOUNT, server.port)
+    name = unique_name("mytable")
+    entity = {"PartitionKey": "foo", "RowKey": "bar"}
+
+    def on_secondary():
+        return TableClient(host_url(server), name, credential=credential, retry_total=0,
+                           secondary_hostname=secondary, location_mode=LocationMode.SECONDARY)
+
+    with on_secondary() as client:
+        with pytest.raises(HttpResponseError) as error:
+            client.create_table()
+        assert (error.value.status_code, wire_error_code(error.value)) == (
+            403, "InsufficientAccountPermissions")
+        assert "Write operations are not allowed." in str(error.value)
+    with TableClient(host_url(server), name, credential=credential, retry_total=0) as client:
+        client.create_table()
+    with on_secondary() as client:
+        for write in (lambda: client.create_entity(entity), lambda: client.upsert_entity(entity),
+                      lambda: client.delete_entity(entity), client.delete_table,
+                      lambda: client.set_table_access_policy({})):
+            with pytest.raises(HttpResponseError) as error:
+                write()
+            assert (error.value.status_code, wire_error_code(error.value)) == (
+                403, "InsufficientAccountPermissions")
+        with pytest.raises(ResourceNotFoundError):
+            client.get_entity("foo", "bar")
+        assert list(client.list_entities()) == []
+    with TableClient(host_url(server), name, credential=credential, retry_total=0) as client:
+        client.delete_table()
+    # (The SDK sends a transaction to the primary whatever the location mode: the path-style test
+    # in test_tables.py sends one to the secondary.)
+

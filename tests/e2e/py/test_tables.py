@@ -2,7 +2,7 @@
 import pytest
 from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
 
-from conftest import unique_name, wire_error_code
+from conftest import DEV_ACCOUNT, DEV_KEY, unique_name, wire_error_code
 
 
 def names(items):
@@ -137,3 +137,34 @@ def test_service_properties_body_is_the_services_byte_for_byte(service):
         b"<RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics>"
         b"<MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy>"
         b"<Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>"]
+
+
+def test_the_path_style_secondary_refuses_writes(server, service):
+    # spec §1.1: /<account>-secondary/... is the read-only secondary in path style too; a client
+    # whose endpoint is that URL gets 403 InsufficientAccountPermissions for every write ($batch
+    # included) and nothing is applied.
+    from azure.core.credentials import AzureNamedKeyCredential
+    from azure.data.tables import TableClient, TableServiceClient, TableTransactionError
+    name = unique_name("second")
+    service.create_table(name)
+    endpoint = "http://127.0.0.1:%d/%s-secondary" % (server.port, DEV_ACCOUNT)
+    credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+    entity = {"PartitionKey": "p", "RowKey": "r"}
+    with TableClient(endpoint, name, credential=credential, retry_total=0) as secondary:
+        for write in (lambda: secondary.create_entity(entity),
+                      lambda: secondary.upsert_entity(entity),
+                      lambda: secondary.delete_entity(entity),
+                      lambda: secondary.submit_transaction([("create", entity)]),
+                      secondary.delete_table):
+            with pytest.raises((HttpResponseError, TableTransactionError)) as error:
+                write()
+            assert (error.value.status_code, wire_error_code(error.value)) == (
+                403, "InsufficientAccountPermissions")
+        assert list(secondary.list_entities()) == []
+    with TableServiceClient(endpoint, credential=credential, retry_total=0) as secondary:
+        with pytest.raises(HttpResponseError) as error:
+            secondary.create_table(unique_name("second"))
+        assert wire_error_code(error.value) == "InsufficientAccountPermissions"
+        assert name in [t.name for t in secondary.list_tables()]
+    assert list(service.get_table_client(name).list_entities()) == []
+    service.delete_table(name)

@@ -185,4 +185,63 @@ TEST_CASE("service: preflight requests are not authenticated", "[service]") {
   CHECK_FALSE(response.Find("DataServiceVersion"));
 }
 
+TEST_CASE("service: the secondary refuses every write with InsufficientAccountPermissions",
+          "[service]") {
+  ServiceFixture f;
+  REQUIRE(f.Run("POST", "/devstoreaccount1/Tables", R"({"TableName":"orders"})", kJson).status ==
+          201);
+  // Azure: spec §1.1 — the service's answer to a write on the secondary, as recorded (the Python
+  // SDK's test_table_client_location_mode): 403, JSON odata.error, nothing applied.
+  Response created =
+      f.Run("POST", "/devstoreaccount1-secondary/Tables", R"({"TableName":"more"})", kJson);
+  CHECK(created.status == 403);
+  CHECK(created.Find("x-ms-error-code") ==
+        std::optional<std::string_view>("InsufficientAccountPermissions"));
+  CHECK(created.body.starts_with(
+      R"({"odata.error":{"code":"InsufficientAccountPermissions","message":{"lang":"en-US",)"
+      R"("value":"Write operations are not allowed.\nRequestId:)"));
+  const std::string entity = R"({"PartitionKey":"p","RowKey":"r"})";
+  const std::string key = "/devstoreaccount1-secondary/orders(PartitionKey='p',RowKey='r')";
+  auto if_match = kJson;
+  if_match.push_back({"If-Match", "*"});
+  const std::string batch =
+      "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n--changeset_1\r\n"
+      "Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+      "POST http://127.0.0.1:10002/devstoreaccount1/orders HTTP/1.1\r\n"
+      "Content-Type: application/json\r\n\r\n" +
+      entity + "\r\n--changeset_1--\r\n--batch_1--\r\n";
+  auto multipart = kJson;
+  multipart.push_back({"Content-Type", "multipart/mixed; boundary=batch_1"});
+  const std::string acl = R"(<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers />)";
+  const std::string props = "<StorageServiceProperties><Cors /></StorageServiceProperties>";
+  struct Write {
+    const char* method;
+    std::string target;
+    std::string body;
+    std::vector<Header> headers;
+  };
+  for (const Write& write : std::vector<Write>{
+           {"POST", "/devstoreaccount1-secondary/orders", entity, kJson},
+           {"PUT", key, entity, kJson},
+           {"PATCH", key, entity, kJson},
+           {"MERGE", key, entity, if_match},
+           {"PUT", key, entity, if_match},
+           {"DELETE", key, {}, if_match},
+           {"DELETE", "/devstoreaccount1-secondary/Tables('orders')", {}, kJson},
+           {"POST", "/devstoreaccount1-secondary/$batch", batch, multipart},
+           {"PUT", "/devstoreaccount1-secondary/orders?comp=acl", acl, {}},
+           {"PUT", "/devstoreaccount1-secondary/?restype=service&comp=properties", props, {}},
+       }) {
+    INFO(write.method << " " << write.target);
+    Response refused = f.Run(write.method, write.target, write.body, write.headers);
+    CHECK(testing::StatusAndCode(refused) == "403 InsufficientAccountPermissions");
+  }
+  // Reads keep working there, and nothing of the refused writes was applied.
+  CHECK(f.Run("GET", "/devstoreaccount1-secondary/Tables", {}, kJson).body ==
+        R"({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables",)"
+        R"("value":[{"TableName":"orders"}]})");
+  CHECK(testing::StatusAndCode(f.Run("GET", key, {}, kJson)) == "404 ResourceNotFound");
+  CHECK(f.Run("GET", "/devstoreaccount1-secondary/orders?comp=acl").status == 200);
+}
+
 }  // namespace malachite::server
