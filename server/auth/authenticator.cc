@@ -117,12 +117,13 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
   if (auto ok = AuthorizeSasOperation(*grant, route.op, route.table); !ok) {
     return tl::unexpected(ok.error());
   }
-  // Azure: spec §10.8 — operations on one entity named by the URL are checked against the key
-  // range here, before their body is read; Insert (keys in the body) and $batch operations are
-  // checked by their handlers, queries are narrowed to the range.
+  // Azure: spec §10.8 — writes to one entity named by the URL are checked against the key range
+  // here, before their body is read; Insert (keys in the body) and $batch operations are checked
+  // by their handlers; queries are narrowed to the range, and so is Get Entity (its handler
+  // answers ResourceNotFound outside it).
   const bool keys_in_url =
-      route.op == Operation::kGetEntity || route.op == Operation::kUpdateEntity ||
-      route.op == Operation::kMergeEntity || route.op == Operation::kInsertOrReplaceEntity ||
+      route.op == Operation::kUpdateEntity || route.op == Operation::kMergeEntity ||
+      route.op == Operation::kInsertOrReplaceEntity ||
       route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
   if (keys_in_url) {
     if (auto ok = AuthorizeSasKeys(*grant, route.partition_key, route.row_key); !ok) {

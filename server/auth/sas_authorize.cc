@@ -109,14 +109,25 @@ Result<void> AuthorizeSasEntity(const SasGrant* grant, Operation op, std::string
   return AuthorizeSasKeys(*grant, pk, rk);
 }
 
-Result<void> AuthorizeSasKeys(const SasGrant& grant, std::string_view pk, std::string_view rk) {
-  if (!grant.range || RangeContains(*grant.range, pk, rk)) return {};
-  const KeyRange& range = *grant.range;
+// The refusal detail of keys outside `range` (common/refusal.h kSasKeyRange).
+std::string OutOfRangeDetail(const KeyRange& range, std::string_view pk, std::string_view rk) {
   std::string specifics = "PartitionKey '" + std::string(pk) + "', RowKey '" + std::string(rk) +
                           "' is not within " + (range.lower ? BoundText(*range.lower) : "-inf") +
                           " .. " + (range.upper ? BoundText(*range.upper) : "+inf");
-  return Fail(ErrorCode::kAuthorizationFailure, {},
-              RefusalDetail(Refusal::kSasKeyRange, specifics));
+  return RefusalDetail(Refusal::kSasKeyRange, specifics);
+}
+
+Result<void> AuthorizeSasKeys(const SasGrant& grant, std::string_view pk, std::string_view rk) {
+  if (!grant.range || RangeContains(*grant.range, pk, rk)) return {};
+  return Fail(ErrorCode::kAuthorizationFailure, {}, OutOfRangeDetail(*grant.range, pk, rk));
+}
+
+Result<void> SasPointReadInRange(const SasGrant* grant, std::string_view pk, std::string_view rk) {
+  if (grant == nullptr || !grant->range || RangeContains(*grant->range, pk, rk)) return {};
+  // Azure: spec §10.8 — the service reads a point under a SAS as a query narrowed to the key
+  // range: outside it the entity is not found (the .NET SDK's
+  // ValidateSasCredentialsWithRowKeyAndPartitionKeyRanges), where a write is refused with 403.
+  return Fail(ErrorCode::kResourceNotFound, {}, OutOfRangeDetail(*grant->range, pk, rk));
 }
 
 std::optional<KeyRange> SasKeyRange(const SasToken& token) {

@@ -26,4 +26,9 @@ Result<void> AuthorizeSasEntity(const SasGrant* grant, Operation op, std::string
 // naming the keys and the range (common/refusal.h kSasKeyRange). Allowed without a range.
 Result<void> AuthorizeSasKeys(const SasGrant& grant, std::string_view pk, std::string_view rk);
 
+// Get Entity's key range check: kResourceNotFound (not a refusal: the entity is invisible, spec
+// §10.8) when (pk, rk) is outside the range of `grant`, with the same detail. Allowed when
+// `grant` is null or has no range.
+Result<void> SasPointReadInRange(const SasGrant* grant, std::string_view pk, std::string_view rk);
+
 }  // namespace malachite::server

@@ -127,10 +127,11 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
     if (auto ok = AuthorizePart(ctx, route->op); !ok) return tl::unexpected(ok.error());
     auto level = NegotiateMetadata(operation.request, *route, BatchVersion(ctx.request));
     if (!level) return tl::unexpected(level.error());
-    if (auto ok = AuthorizeSasEntity(ctx.sas, route->op, route->table, route->partition_key,
-                                     route->row_key);
-        !ok) {
-      return tl::unexpected(ok.error());
+    // The key range is Get Entity's own check (spec §10.8: outside it, ResourceNotFound).
+    if (ctx.sas != nullptr) {
+      if (auto ok = AuthorizeSasOperation(*ctx.sas, route->op, route->table); !ok) {
+        return tl::unexpected(ok.error());
+      }
     }
     RequestContext sub{operation.request, *route,    *level,        ctx.base_url,
                        ctx.clock,         ctx.store, ctx.request_id};

@@ -111,6 +111,10 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
   if (!view) return tl::unexpected(view.error());
   auto table = FindTableForRead(**view, ctx);
   if (!table) return tl::unexpected(table.error());
+  // Azure: spec §10.8 — under a SAS with a key range, an entity outside it is not found.
+  if (auto ok = SasPointReadInRange(ctx.sas, ctx.route.partition_key, ctx.route.row_key); !ok) {
+    return tl::unexpected(ok.error());
+  }
   // Rendered from the stored record while the snapshot holds it: no decoded copy.
   Outcome outcome;
   Response& response = outcome.response;

@@ -13,8 +13,9 @@
 namespace malachite::server {
 
 // Azure: spec §4.12 — 200 + ETag + the single entity (odata.metadata "#<t>/@Element"), $select
-// honoured; a $filter the entity does not satisfy makes it absent. Errors: kTableNotFound,
-// kResourceNotFound, kInvalidInput.
+// honoured; a $filter the entity does not satisfy makes it absent, and so does a SAS key range
+// that does not hold its keys (spec §10.8). Errors: kTableNotFound, kResourceNotFound,
+// kInvalidInput.
 Result<Outcome> HandleGetEntity(const RequestContext& ctx);
 
 // Azure: spec §4.5 — 201 + entity body (odata.metadata "#<t>/@Element"), ETag, Location; with

@@ -48,7 +48,7 @@ async function keysOf(client, queryOptions) {
   return keys;
 }
 
-test("sas: a table SAS with a key range sees only its range and refuses points outside", async () => {
+test("sas: a table SAS with a key range sees only its range and refuses writes outside", async () => {
   const { name } = await populatedTable("sasrange");
   const sas = generateTableSas(name, credential, {
     permissions: { query: true, add: true, update: true, delete: true },
@@ -69,7 +69,8 @@ test("sas: a table SAS with a key range sees only its range and refuses points o
   assert.deepEqual(pages, [["b/2", "b/3", "c/1", "c/2"], ["c/3", "d/1"]]);
 
   assert.equal((await client.getEntity("c", "2")).rowKey, "2");
-  await expectError(client.getEntity("a", "1"), 403, "AuthorizationFailure");
+  // spec §10.8: a point read outside the range finds nothing (404); writes outside it: 403.
+  await expectError(client.getEntity("a", "1"), 404, "ResourceNotFound");
   await expectError(client.createEntity({ partitionKey: "z", rowKey: "1" }), 403, "AuthorizationFailure");
   await client.createEntity({ partitionKey: "c", rowKey: "9" });
   await expectError(client.deleteEntity("e", "1"), 403, "AuthorizationFailure");

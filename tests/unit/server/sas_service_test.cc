@@ -121,8 +121,10 @@ std::string Keys(const Response& response) {
 
 }  // namespace
 
-TEST_CASE("sas service: a table SAS key range limits queries and refuses points outside it",
-          "[sas]") {
+TEST_CASE(
+    "sas service: a table SAS key range limits queries, hides entities outside it from point "
+    "reads and refuses writes outside it",
+    "[sas]") {
   Fixture f;
   Populate(f, "orders");
   const std::string sas =
@@ -139,9 +141,16 @@ TEST_CASE("sas service: a table SAS key range limits queries and refuses points 
                                     "&NextRowKey=" + next_rk + "&" + sas)) == "c/3 d/1");
 
   CHECK(f.Anonymous("GET", "/orders(PartitionKey='c',RowKey='9')?" + sas).status == 404);
+  // Azure: spec §10.8 — b/1 exists but lies outside the range: a point read does not find it
+  // (the .NET SDK's ValidateSasCredentialsWithRowKeyAndPartitionKeyRanges), a write is refused.
   Response outside = f.Anonymous("GET", "/orders(PartitionKey='b',RowKey='1')?" + sas);
-  CHECK(Code(outside) == "403 AuthorizationFailure");
-  CHECK(outside.body.starts_with(R"({"odata.error":{"code":"AuthorizationFailure")"));
+  CHECK(Code(outside) == "404 ResourceNotFound");
+  CHECK(outside.body.starts_with(R"({"odata.error":{"code":"ResourceNotFound")"));
+  CHECK(Code(f.Anonymous("GET", "/orders(PartitionKey='e',RowKey='1')?" + sas)) ==
+        "404 ResourceNotFound");
+  CHECK(Code(f.Anonymous("PUT", "/orders(PartitionKey='b',RowKey='1')?" + sas,
+                         R"({"PartitionKey":"b","RowKey":"1"})",
+                         {{"Content-Type", "application/json"}})) == "403 AuthorizationFailure");
   CHECK(Code(f.Anonymous("POST", "/orders?" + sas, R"({"PartitionKey":"z","RowKey":"1"})",
                          {{"Content-Type", "application/json"}})) == "403 AuthorizationFailure");
   CHECK(f.Anonymous("POST", "/orders?" + sas, R"({"PartitionKey":"c","RowKey":"7"})",
