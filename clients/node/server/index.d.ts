@@ -1,4 +1,15 @@
 // Types of @malachite/server (hand-written; the package is plain CommonJS with no build step).
+// The accounts, the admin calls and their error are @malachite/client's.
+import type { MalachiteAdmin } from "@malachite/client";
+
+export type {
+  CreateAccountOptions,
+  ListedAccount,
+  MalachiteAccount,
+  ResetOptions,
+  ResetResult,
+} from "@malachite/client";
+export { DEV_ACCOUNT, DEV_KEY, MalachiteAdminError } from "@malachite/client";
 
 export interface StartMalachiteOptions {
   /** TCP port on 127.0.0.1. Default 0: a free port, read back from the server. */
@@ -21,58 +32,11 @@ export interface StartMalachiteOptions {
   onLog?: (line: string, stream: "stdout" | "stderr") => void;
 }
 
-export interface ResetOptions {
-  /** Reset only this account (a configured one or one made with createAccount()). Default: every configured account. */
-  account?: string;
-  /** false: leave the tables empty instead of writing the seed fixtures again. Default true. */
-  seed?: boolean;
-}
-
-/** What POST /-/reset answers. */
-export interface ResetResult {
-  accounts: string[];
-  tables_deleted: number;
-  tables_seeded: number;
-  entities_seeded: number;
-  ms: number;
-  [key: string]: unknown;
-}
-
-export interface CreateAccountOptions {
-  /** 3 to 24 lowercase letters and digits. Default: a generated name. */
-  name?: string;
-  /** The account key, base64. Default: 64 random bytes. */
-  key?: string;
-}
-
-/** An account made at run time: isolated from every other account (its own tables). */
-export interface MalachiteAccount {
-  name: string;
-  key: string;
-  /** When it was made (ISO 8601). */
-  created?: string;
-  /** `DefaultEndpointsProtocol=http;AccountName=<name>;AccountKey=<key>;TableEndpoint=<tableUrl>;` */
-  connectionString: string;
-  /** `http://127.0.0.1:<port>/<name>` (path style). */
-  tableUrl: string;
-  /** The same account addressed by host name: `http://<name>.localhost:<port>`. */
-  hostStyleConnectionString?: string;
-  hostStyleTableUrl?: string;
-  /** Deletes the account and its tables (the same as server.deleteAccount(name)). */
-  delete(): Promise<void>;
-}
-
-/** An account as GET /-/accounts lists it. */
-export interface ListedAccount {
-  name: string;
-  key: string;
-  /** true: made at run time; false: configured (devstoreaccount1, --accounts). */
-  runtime: boolean;
-  created?: string;
-}
-
-/** A running Malachite. Stop it with stop() or `await using`. */
-export interface MalachiteServer {
+/**
+ * A running Malachite. Stop it with stop() or `await using`. Its admin calls (reset, createAccount,
+ * deleteAccount, listAccounts) are @malachite/client's, over loopback.
+ */
+export interface MalachiteServer extends MalachiteAdmin {
   /** "127.0.0.1" */
   readonly host: string;
   readonly port: number;
@@ -86,14 +50,6 @@ export interface MalachiteServer {
   readonly tableUrl: string;
   /** The connection string of devstoreaccount1 on this server. */
   readonly connectionString: string;
-  /** Empties the tables (of one account) and writes the seed fixtures again (POST /-/reset). */
-  reset(options?: ResetOptions): Promise<ResetResult>;
-  /** Makes an account (POST /-/accounts): one per test keeps parallel tests apart. */
-  createAccount(options?: CreateAccountOptions): Promise<MalachiteAccount>;
-  /** Deletes an account made with createAccount() and its tables (DELETE /-/accounts/<name>). */
-  deleteAccount(name: string): Promise<void>;
-  /** Every account: configured ones and those made at run time (GET /-/accounts). */
-  listAccounts(): Promise<ListedAccount[]>;
   /** The server's last lines of output (up to 20 of stdout and of stderr). */
   output(): string;
   /**
@@ -115,18 +71,3 @@ export function startMalachite(options?: StartMalachiteOptions): Promise<Malachi
 
 /** The binary startMalachite() would run for `binary` (options.binary), or throws why there is none. */
 export function resolveBinary(binary?: string): string;
-
-/** An admin call (reset, createAccount, deleteAccount, listAccounts) the server refused. */
-export class MalachiteAdminError extends Error {
-  /** The HTTP status, e.g. 409. */
-  statusCode: number;
-  /** The service's error code, e.g. "StorageAccountAlreadyTaken". */
-  code: string | undefined;
-  /** The response body. */
-  body: string;
-}
-
-/** "devstoreaccount1" */
-export const DEV_ACCOUNT: string;
-/** devstoreaccount1's well-known key. */
-export const DEV_KEY: string;

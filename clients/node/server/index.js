@@ -7,7 +7,13 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const http = require("node:http");
 const path = require("node:path");
-const { AdminClient, MalachiteAdminError, connectionStringFor, kDevAccount, kDevKey } = require("./admin");
+const {
+  MalachiteAdminClient,
+  MalachiteAdminError,
+  connectionStringFor,
+  DEV_ACCOUNT: kDevAccount,
+  DEV_KEY: kDevKey,
+} = require("@malachite/client");
 
 const kHost = "127.0.0.1";
 const kDefaultStartTimeoutMs = 10000;
@@ -220,18 +226,23 @@ function startMalachite(options = {}) {
   });
 }
 
-/** A running Malachite (see index.d.ts for the contract of each member). */
-class MalachiteServer {
+/**
+ * A running Malachite (see index.d.ts for the contract of each member). Its admin calls (reset,
+ * createAccount, deleteAccount, listAccounts) are @malachite/client's, over loopback (no
+ * credentials) with a keep-alive agent of its own.
+ */
+class MalachiteServer extends MalachiteAdminClient {
   #child;
   #tails;
   #agent;
-  #admin;
   #exit; // { code, signal } once it exited
   #exited;
   #resolveExited;
   #stopping;
 
   constructor(child, port, stdout, stderr) {
+    const agent = new http.Agent({ keepAlive: true });
+    super({ host: kHost, port, agent });
     this.host = kHost;
     this.port = port;
     this.pid = child.pid;
@@ -241,8 +252,7 @@ class MalachiteServer {
     this.connectionString = connectionStringFor(kDevAccount, kDevKey, this.tableUrl);
     this.#child = child;
     this.#tails = { stdout, stderr };
-    this.#agent = new http.Agent({ keepAlive: true });
-    this.#admin = new AdminClient({ host: kHost, port, agent: this.#agent });
+    this.#agent = agent;
     this.#exited = new Promise((r) => (this.#resolveExited = r));
     watchRunner(this);
     child.on("exit", (code, signal) => {
@@ -260,22 +270,6 @@ class MalachiteServer {
   /** The server's last lines of output (up to 20 of each stream). */
   output() {
     return [...this.#tails.stdout.all(), ...this.#tails.stderr.all()].join("\n");
-  }
-
-  reset(options) {
-    return this.#admin.reset(options);
-  }
-
-  createAccount(options) {
-    return this.#admin.createAccount(options);
-  }
-
-  deleteAccount(name) {
-    return this.#admin.deleteAccount(name);
-  }
-
-  listAccounts() {
-    return this.#admin.listAccounts();
   }
 
   /**

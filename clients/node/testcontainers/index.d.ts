@@ -1,51 +1,19 @@
 // Types of @malachite/testcontainers (hand-written; the package is plain CommonJS).
+// The accounts, the admin calls and their error are @malachite/client's.
+import type { MalachiteAdmin } from "@malachite/client";
 import { AbstractStartedContainer, GenericContainer, StartedTestContainer } from "testcontainers";
+
+export type {
+  CreateAccountOptions,
+  ListedAccount,
+  MalachiteAccount,
+  ResetOptions,
+  ResetResult,
+} from "@malachite/client";
+export { MalachiteAdminError } from "@malachite/client";
 
 /** "malachite:<version of this package>", the image scripts/package --image builds. */
 export const DEFAULT_IMAGE: string;
-
-export interface ResetOptions {
-  /** Reset only this account. Default: every configured account. */
-  account?: string;
-  /** false: leave the tables empty instead of writing the seed fixtures again. */
-  seed?: boolean;
-}
-
-export interface ResetResult {
-  accounts: string[];
-  tables_deleted: number;
-  tables_seeded: number;
-  entities_seeded: number;
-  ms: number;
-  [key: string]: unknown;
-}
-
-export interface CreateAccountOptions {
-  /** 3 to 24 lowercase letters and digits. Default: a generated name. */
-  name?: string;
-  /** The account key, base64. Default: 64 random bytes. */
-  key?: string;
-}
-
-/** An account made at run time, addressed through the container's mapped port. */
-export interface MalachiteAccount {
-  name: string;
-  key: string;
-  created?: string;
-  connectionString: string;
-  tableUrl: string;
-  hostStyleConnectionString?: string;
-  hostStyleTableUrl?: string;
-  /** Deletes the account and its tables. */
-  delete(): Promise<void>;
-}
-
-export interface ListedAccount {
-  name: string;
-  key: string;
-  runtime: boolean;
-  created?: string;
-}
 
 export class MalachiteContainer extends GenericContainer {
   /** image: default DEFAULT_IMAGE. */
@@ -59,6 +27,12 @@ export class MalachiteContainer extends GenericContainer {
   start(): Promise<StartedMalachiteContainer>;
 }
 
+/**
+ * A started container. Its admin calls (reset, createAccount, deleteAccount, listAccounts) are
+ * @malachite/client's, through the mapped port with devstoreaccount1's key as their bearer token;
+ * the accounts' connection strings use the mapped port.
+ */
+export interface StartedMalachiteContainer extends MalachiteAdmin {}
 export class StartedMalachiteContainer extends AbstractStartedContainer {
   constructor(started: StartedTestContainer);
   /** The host port mapped to the container's 10002. */
@@ -70,19 +44,4 @@ export class StartedMalachiteContainer extends AbstractStartedContainer {
   getTableUrl(): string;
   /** devstoreaccount1's connection string through the mapped port. */
   getConnectionString(): string;
-  /** POST /-/reset (empties the tables, writes the seed fixtures again). */
-  reset(options?: ResetOptions): Promise<ResetResult>;
-  /** POST /-/accounts: an isolated account; its connection string uses the mapped port. */
-  createAccount(options?: CreateAccountOptions): Promise<MalachiteAccount>;
-  /** DELETE /-/accounts/<name>. */
-  deleteAccount(name: string): Promise<void>;
-  /** GET /-/accounts. */
-  listAccounts(): Promise<ListedAccount[]>;
-}
-
-/** An admin call the server refused: status, the service's error code and message. */
-export class MalachiteAdminError extends Error {
-  statusCode: number;
-  code: string | undefined;
-  body: string;
 }

@@ -2,10 +2,16 @@
 // @malachite/testcontainers: Malachite's image as a Testcontainers module. MalachiteContainer
 // starts malachite:<this package's version> with port 10002 exposed and waits for /-/ready;
 // the started container hands out the connection string of devstoreaccount1 and makes accounts
-// and resets through the mapped port (as a client that is not on the container's loopback, with
-// devstoreaccount1's key as its bearer token).
+// and resets through the mapped port with @malachite/client (as a client that is not on the
+// container's loopback, with devstoreaccount1's key as its bearer token).
 const { AbstractStartedContainer, GenericContainer, Wait } = require("testcontainers");
-const { AdminClient, MalachiteAdminError, connectionStringFor, kDevAccount, kDevKey } = require("./admin");
+const {
+  MalachiteAdminClient,
+  MalachiteAdminError,
+  connectionStringFor,
+  DEV_ACCOUNT: kDevAccount,
+  DEV_KEY: kDevKey,
+} = require("@malachite/client");
 const { version } = require("./package.json");
 
 const kTablePort = 10002;
@@ -63,7 +69,7 @@ class StartedMalachiteContainer extends AbstractStartedContainer {
 
   constructor(started) {
     super(started);
-    this.#admin = new AdminClient({ host: this.getHost(), port: this.getPort(), bearer: kDevKey });
+    this.#admin = new MalachiteAdminClient({ host: this.getHost(), port: this.getPort(), bearer: kDevKey });
   }
 
   /** The host port mapped to the container's 10002. */

@@ -230,10 +230,13 @@ describe("the surface", () => {
 
 describe("bad input: one clear error, never a hang", () => {
   test("no binary package for this platform: the error names the platform, the package and MALACHITE_BINARY", async () => {
-    // A project with @malachite/server but not its binary package (as with --omit=optional).
+    // A project with @malachite/server (and its dependency @malachite/client) but not its binary
+    // package (as with --omit=optional).
     const bare = join(work, "bare");
-    const pkgDir = dirname(require.resolve("@malachite/server/package.json"));
-    cpSync(pkgDir, join(bare, "node_modules", "@malachite", "server"), { recursive: true });
+    for (const pkg of ["server", "client"]) {
+      const pkgDir = dirname(require.resolve(`@malachite/${pkg}/package.json`));
+      cpSync(pkgDir, join(bare, "node_modules", "@malachite", pkg), { recursive: true });
+    }
     const env = childEnv();
     delete env.MALACHITE_BINARY;
     const script = "require('@malachite/server').startMalachite().then(() => console.log('started'), (e) => console.log(e.message))";

@@ -1,5 +1,7 @@
 // Compiled (not run) by scripts/check-node-client with tsc --strict: the hand-written .d.ts files of
-// @malachite/server and @malachite/testcontainers describe what the README shows.
+// @malachite/server, @malachite/testcontainers and @malachite/client describe what the READMEs show.
+import * as client from "@malachite/client";
+import type { MalachiteAdmin } from "@malachite/client";
 import { DEV_KEY, MalachiteAdminError, startMalachite } from "@malachite/server";
 import type { MalachiteAccount, MalachiteServer, ResetResult } from "@malachite/server";
 import { DEFAULT_IMAGE, MalachiteContainer } from "@malachite/testcontainers";
@@ -51,4 +53,17 @@ export async function container(): Promise<void> {
   await started.reset({ seed: false });
   void text;
   await started.stop();
+}
+
+export async function adminClient(): Promise<void> {
+  // One MalachiteAdminError and one account type, whichever package names them.
+  const sameError: typeof client.MalachiteAdminError = MalachiteAdminError;
+  const admin = new client.MalachiteAdminClient({ host: "127.0.0.1", port: 10002, bearer: client.DEV_KEY });
+  const account: client.MalachiteAccount = await admin.createAccount({ name: "abc" });
+  const text: string = client.connectionStringFor(account.name, account.key, account.tableUrl) + client.DEV_ACCOUNT;
+  await admin.deleteAccount(account.name);
+  const both: MalachiteAdmin[] = [admin, await startMalachite(), await new MalachiteContainer().start()];
+  void [sameError, text, both];
+  // @ts-expect-error the port is a number
+  new client.MalachiteAdminClient({ port: "10002" });
 }

@@ -1,8 +1,8 @@
 "use strict";
-// The admin endpoints of a running Malachite (/-/accounts, /-/reset) over Node's own http module.
-// Shared by @malachite/server (a local process: loopback, no credentials) and
-// @malachite/testcontainers (a container reached through a mapped port: a bearer key), which gets a
-// copy of this file when clients/node/pack builds it.
+// @malachite/client: the admin endpoints of a running Malachite (/-/accounts, /-/reset) over Node's
+// own http module, no dependencies. @malachite/server (a local process: loopback, no credentials)
+// and @malachite/testcontainers (a container reached through a mapped port: a bearer key) make
+// their admin calls with it and hand out its accounts and errors.
 const http = require("node:http");
 
 // The well-known development account every Malachite has.
@@ -22,18 +22,27 @@ class MalachiteAdminError extends Error {
   }
 }
 
-// One admin endpoint: { host, port, agent, bearer? }. Every call resolves to the parsed JSON body
-// (or undefined for 204) and rejects with MalachiteAdminError (an answer other than 2xx) or the
-// socket's own error (ECONNREFUSED once the server stopped).
-class AdminClient {
-  constructor({ host, port, agent, bearer }) {
-    this.host = host;
-    this.port = port;
-    this.agent = agent;
-    this.bearer = bearer;
+// One server's admin endpoints: { host = "127.0.0.1", port = 10002, bearer?, agent? } (see
+// index.d.ts). Every call resolves to the parsed JSON body (or undefined for 204) and rejects with
+// MalachiteAdminError (an answer other than 2xx) or the socket's own error (ECONNREFUSED once the
+// server stopped). @malachite/server's MalachiteServer extends it.
+class MalachiteAdminClient {
+  #host;
+  #port;
+  #agent;
+  #bearer;
+
+  constructor({ host = "127.0.0.1", port = 10002, bearer, agent } = {}) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new TypeError(`MalachiteAdminClient: port must be an integer from 1 to 65535, not ${port}`);
+    }
+    this.#host = host;
+    this.#port = port;
+    this.#agent = agent;
+    this.#bearer = bearer;
   }
 
-  request(method, path, body) {
+  #request(method, path, body) {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers = { Accept: "application/json" };
     if (payload) {
@@ -42,10 +51,10 @@ class AdminClient {
     } else if (method !== "GET" && method !== "DELETE") {
       headers["Content-Length"] = "0";
     }
-    if (this.bearer) headers.Authorization = `Bearer ${this.bearer}`;
+    if (this.#bearer) headers.Authorization = `Bearer ${this.#bearer}`;
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: this.host, port: this.port, method, path, headers, agent: this.agent },
+        { host: this.#host, port: this.#port, method, path, headers, agent: this.#agent },
         (res) => {
           const chunks = [];
           res.on("data", (c) => chunks.push(c));
@@ -81,7 +90,7 @@ class AdminClient {
     if (account !== undefined) query.set("account", account);
     if (seed === false) query.set("seed", "false");
     const qs = query.toString();
-    return this.request("POST", `/-/reset${qs ? `?${qs}` : ""}`);
+    return this.#request("POST", `/-/reset${qs ? `?${qs}` : ""}`);
   }
 
   // POST /-/accounts: an account made at run time (a generated name and key unless given).
@@ -89,7 +98,7 @@ class AdminClient {
     const body = {};
     if (name !== undefined) body.name = name;
     if (key !== undefined) body.key = key;
-    const made = await this.request("POST", "/-/accounts", Object.keys(body).length ? body : undefined);
+    const made = await this.#request("POST", "/-/accounts", Object.keys(body).length ? body : undefined);
     const account = {
       name: made.name,
       key: made.key,
@@ -109,12 +118,12 @@ class AdminClient {
   // DELETE /-/accounts/<name>: the account and its tables (reclaimed in the background).
   async deleteAccount(name) {
     if (typeof name !== "string" || name === "") throw new TypeError("deleteAccount(name): name must be a non-empty string");
-    await this.request("DELETE", `/-/accounts/${encodeURIComponent(name)}`);
+    await this.#request("DELETE", `/-/accounts/${encodeURIComponent(name)}`);
   }
 
   // GET /-/accounts: every account, configured and made at run time.
   async listAccounts() {
-    const listed = await this.request("GET", "/-/accounts");
+    const listed = await this.#request("GET", "/-/accounts");
     return listed.accounts;
   }
 }
@@ -124,4 +133,8 @@ function connectionStringFor(account, key, tableUrl) {
   return `DefaultEndpointsProtocol=http;AccountName=${account};AccountKey=${key};TableEndpoint=${tableUrl};`;
 }
 
-module.exports = { AdminClient, MalachiteAdminError, connectionStringFor, kDevAccount, kDevKey };
+exports.MalachiteAdminClient = MalachiteAdminClient;
+exports.MalachiteAdminError = MalachiteAdminError;
+exports.connectionStringFor = connectionStringFor;
+exports.DEV_ACCOUNT = kDevAccount;
+exports.DEV_KEY = kDevKey;
