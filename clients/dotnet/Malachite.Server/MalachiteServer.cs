@@ -8,7 +8,6 @@ using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
-using Malachite.Shared;
 
 namespace Malachite;
 
@@ -35,8 +34,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     private readonly Process _process;
     private readonly OutputTail _stdout;
     private readonly OutputTail _stderr;
-    private readonly HttpClient _http;
-    private readonly AdminApi _admin;
+    private readonly MalachiteAdminClient _admin;
     private readonly string? _temporaryDataDirectory;
     private readonly object _stopLock = new();
     private Task? _stopping;
@@ -54,9 +52,8 @@ public sealed partial class MalachiteServer : IAsyncDisposable
         TableUri = new Uri($"http://{Host}:{port}/{DevelopmentAccount}");
         ConnectionString = $"DefaultEndpointsProtocol=http;AccountName={DevelopmentAccount};" +
                            $"AccountKey={DevelopmentKey};TableEndpoint={TableUrl};";
-        var root = new Uri($"http://{Host}:{port}/");
-        _http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
-        _admin = new AdminApi(_http, root, bearer: null);
+        // On the server's loopback the admin requests need no credentials.
+        _admin = new MalachiteAdminClient(new Uri($"http://{Host}:{port}/"));
     }
 
     /// <summary>The address the server listens on: always 127.0.0.1.</summary>
@@ -234,34 +231,16 @@ public sealed partial class MalachiteServer : IAsyncDisposable
         string.Join(" ", new[] { info.FileName }.Concat(info.ArgumentList)
                              .Select(a => a.Contains(' ') ? $"'{a}'" : a));
 
-    /// <summary>
-    /// Makes an account of its own for a test (a generated name and key unless given): its
-    /// tables are isolated from every other account's. Dispose it, or call
-    /// <see cref="MalachiteAccount.DeleteAsync"/>, to delete it. A taken name fails with 409
-    /// <c>StorageAccountAlreadyTaken</c>, an invalid one with 400 <c>AccountNameInvalid</c>, a
-    /// key that is not base64 with 400 <c>InvalidInput</c> (<see cref="MalachiteException"/>).
-    /// </summary>
-    /// <param name="name">3 to 24 lowercase letters and digits, or null for a generated name.</param>
-    /// <param name="key">A base64 key, or null for a generated 64-byte key.</param>
-    /// <param name="cancellationToken">Cancels the request.</param>
-    public async Task<MalachiteAccount> CreateAccountAsync(string? name = null, string? key = null,
-                                                           CancellationToken cancellationToken = default)
-    {
-        var info = await Call(() => _admin.CreateAccountAsync(name, key, cancellationToken)).ConfigureAwait(false);
-        return new MalachiteAccount(this, info);
-    }
+    /// <inheritdoc cref="MalachiteAdminClient.CreateAccountAsync"/>
+    public Task<MalachiteAccount> CreateAccountAsync(string? name = null, string? key = null,
+                                                     CancellationToken cancellationToken = default) =>
+        Call(() => _admin.CreateAccountAsync(name, key, cancellationToken));
 
-    /// <summary>Deletes an account made at run time, with its data. Fails with
-    /// <see cref="MalachiteException"/>: 404 <c>ResourceNotFound</c> when there is none of that
-    /// name, 409 <c>OperationNotAllowed</c> for a configured account (<c>devstoreaccount1</c>).</summary>
+    /// <inheritdoc cref="MalachiteAdminClient.DeleteAccountAsync"/>
     public Task DeleteAccountAsync(string name, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
-        return Call(async () =>
-        {
-            await _admin.DeleteAccountAsync(name, cancellationToken).ConfigureAwait(false);
-            return true;
-        });
+        return Call(() => _admin.DeleteAccountAsync(name, cancellationToken));
     }
 
     /// <summary>
@@ -269,14 +248,8 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     /// seed fixtures (<see cref="MalachiteOptions.SeedDirectory"/>) again unless
     /// <paramref name="seed"/> is false. Service properties are kept.
     /// </summary>
-    public Task ResetAsync(string? account = null, bool seed = true, CancellationToken cancellationToken = default)
-    {
-        return Call(async () =>
-        {
-            await _admin.ResetAsync(account, seed, cancellationToken).ConfigureAwait(false);
-            return true;
-        });
-    }
+    public Task ResetAsync(string? account = null, bool seed = true, CancellationToken cancellationToken = default) =>
+        Call(() => _admin.ResetAsync(account, seed, cancellationToken));
 
     /// <summary>
     /// Stops the server and waits until it has exited: its standard input is closed (it stops
@@ -293,6 +266,8 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     private async Task StopCoreAsync()
     {
+        // The accounts go with the server: from now on disposing one deletes nothing.
+        _admin.Dispose();
         try
         {
             _process.StandardInput.Close();
@@ -306,7 +281,6 @@ public sealed partial class MalachiteServer : IAsyncDisposable
             if (!await ExitsWithin(TimeSpan.FromSeconds(3)).ConfigureAwait(false)) KillAndWait(_process);
         }
         _released = true;
-        _http.Dispose();
         _process.Dispose();
         DeleteDirectory(_temporaryDataDirectory);
     }
@@ -327,6 +301,12 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     // An admin request; when the server has died under it (a crash, a kill), the failure says so
     // with the server's last lines instead of a bare "connection refused".
+    private Task Call(Func<Task> request) => Call(async () =>
+    {
+        await request().ConfigureAwait(false);
+        return true;
+    });
+
     private async Task<T> Call<T>(Func<Task<T>> request)
     {
         if (IsStopped) throw new ObjectDisposedException(nameof(MalachiteServer), "the server was stopped");

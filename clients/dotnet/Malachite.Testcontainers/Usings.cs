@@ -1,4 +1,3 @@
-global using AdminError = Malachite.Testcontainers.MalachiteException;
 global using Docker.DotNet.Models;
 global using DotNet.Testcontainers.Builders;
 global using DotNet.Testcontainers.Configurations;

@@ -3,6 +3,7 @@
 using Azure;
 using Azure.Data.Tables;
 using DotNet.Testcontainers.Configurations;
+using Malachite;
 using Malachite.Testcontainers;
 using Xunit;
 

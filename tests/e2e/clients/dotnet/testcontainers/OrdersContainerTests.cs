@@ -1,4 +1,5 @@
 using Azure.Data.Tables;
+using Malachite;
 using Malachite.Testcontainers;
 using Xunit;
 
