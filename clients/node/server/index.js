@@ -7,13 +7,7 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const http = require("node:http");
 const path = require("node:path");
-const {
-  MalachiteAdminClient,
-  MalachiteAdminError,
-  connectionStringFor,
-  DEV_ACCOUNT: kDevAccount,
-  DEV_KEY: kDevKey,
-} = require("@malachite/client");
+const { DEV_ACCOUNT, DEV_KEY, MalachiteAdminClient, MalachiteAdminError, connectionStringFor } = require("@malachite/client");
 
 const kHost = "127.0.0.1";
 const kDefaultStartTimeoutMs = 10000;
@@ -246,10 +240,10 @@ class MalachiteServer extends MalachiteAdminClient {
     this.host = kHost;
     this.port = port;
     this.pid = child.pid;
-    this.account = kDevAccount;
-    this.key = kDevKey;
-    this.tableUrl = `http://${kHost}:${port}/${kDevAccount}`;
-    this.connectionString = connectionStringFor(kDevAccount, kDevKey, this.tableUrl);
+    this.account = DEV_ACCOUNT;
+    this.key = DEV_KEY;
+    this.tableUrl = `http://${kHost}:${port}/${DEV_ACCOUNT}`;
+    this.connectionString = connectionStringFor(DEV_ACCOUNT, DEV_KEY, this.tableUrl);
     this.#child = child;
     this.#tails = { stdout, stderr };
     this.#agent = agent;
@@ -318,5 +312,5 @@ if (Symbol.asyncDispose) {
 exports.startMalachite = startMalachite;
 exports.resolveBinary = resolveBinary;
 exports.MalachiteAdminError = MalachiteAdminError;
-exports.DEV_ACCOUNT = kDevAccount;
-exports.DEV_KEY = kDevKey;
+exports.DEV_ACCOUNT = DEV_ACCOUNT;
+exports.DEV_KEY = DEV_KEY;

@@ -5,13 +5,7 @@
 // and resets through the mapped port with @malachite/client (as a client that is not on the
 // container's loopback, with devstoreaccount1's key as its bearer token).
 const { AbstractStartedContainer, GenericContainer, Wait } = require("testcontainers");
-const {
-  MalachiteAdminClient,
-  MalachiteAdminError,
-  connectionStringFor,
-  DEV_ACCOUNT: kDevAccount,
-  DEV_KEY: kDevKey,
-} = require("@malachite/client");
+const { DEV_ACCOUNT, DEV_KEY, MalachiteAdminClient, MalachiteAdminError, connectionStringFor } = require("@malachite/client");
 const { version } = require("./package.json");
 
 const kTablePort = 10002;
@@ -69,7 +63,7 @@ class StartedMalachiteContainer extends AbstractStartedContainer {
 
   constructor(started) {
     super(started);
-    this.#admin = new MalachiteAdminClient({ host: this.getHost(), port: this.getPort(), bearer: kDevKey });
+    this.#admin = new MalachiteAdminClient({ host: this.getHost(), port: this.getPort(), bearer: DEV_KEY });
   }
 
   /** The host port mapped to the container's 10002. */
@@ -78,21 +72,21 @@ class StartedMalachiteContainer extends AbstractStartedContainer {
   }
 
   getAccountName() {
-    return kDevAccount;
+    return DEV_ACCOUNT;
   }
 
   getAccountKey() {
-    return kDevKey;
+    return DEV_KEY;
   }
 
   /** http://<host>:<mapped port>/devstoreaccount1 */
   getTableUrl() {
-    return `http://${this.getHost()}:${this.getPort()}/${kDevAccount}`;
+    return `http://${this.getHost()}:${this.getPort()}/${DEV_ACCOUNT}`;
   }
 
   /** devstoreaccount1's connection string through the mapped port. */
   getConnectionString() {
-    return connectionStringFor(kDevAccount, kDevKey, this.getTableUrl());
+    return connectionStringFor(DEV_ACCOUNT, DEV_KEY, this.getTableUrl());
   }
 
   reset(options) {
