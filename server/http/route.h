@@ -18,6 +18,15 @@ struct QueryParams {
   const std::string* Find(std::string_view name) const;
 };
 
+// Azure: spec §1.2 — a table name where the path expects a resource: "/<t>/<segment>[(...)]",
+// what an SDK sends when its endpoint ends in a table name. The service resolves <t> first.
+enum class ExtraSegment : unsigned char {
+  kNone,       // the ordinary one-segment resource
+  kBare,       // "/<t>/<segment>": POST inserts into <t>, any other verb is NotImplemented
+  kOneKey,     // "/<t>/<segment>(<key>)" with one key (or not PartitionKey/RowKey): InvalidInput
+  kEntityKeys  // "/<t>/<segment>(PartitionKey=..,RowKey=..)": NotImplemented
+};
+
 struct Route {
   Operation op = Operation::kQueryTables;
   std::string account;     // without "-secondary"
@@ -30,6 +39,7 @@ struct Route {
   QueryParams query;
   std::string raw_path;  // path exactly as sent (before '?'), for the Shared Key signature
   std::string method;    // the effective verb after X-HTTP-Method tunnelling
+  ExtraSegment extra_segment = ExtraSegment::kNone;  // set with `table` = <t> (see above)
 };
 
 }  // namespace malachite::server

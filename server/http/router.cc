@@ -249,6 +249,42 @@ void Reset(Route& route) {
   route.query.items.clear();
   route.raw_path.clear();
   route.method.clear();
+  route.extra_segment = ExtraSegment::kNone;
+}
+
+// Azure: spec §1.2 — "<t>/<segment>[(<args>)]" (decoded, one '/'): the table first, then what
+// the second segment's key predicate asks. The operation is the verb's on <t> (auth checks it
+// as such); the handler answers from route.extra_segment.
+Result<void> RouteExtraSegment(std::string_view resource, Route& route) {
+  const std::size_t slash = resource.find('/');
+  std::string_view table = resource.substr(0, slash);
+  std::string_view segment = resource.substr(slash + 1);
+  if (AsciiIEquals(table, "Tables") || table == "$batch" || segment.empty() ||
+      segment.front() == '(' || segment.starts_with("$batch")) {
+    return InvalidUri();  // Emulator: shapes no recording shows (spec §1.2)
+  }
+  if (auto ok = CheckTableName(table); !ok) return ok;
+  route.table.assign(table);
+  std::size_t paren = segment.find('(');
+  std::string_view args;
+  if (paren != std::string_view::npos) {
+    if (segment.back() != ')') return InvalidUri();
+    args = segment.substr(paren + 1, segment.size() - paren - 2);
+  }
+  const std::string_view verb = route.method;
+  if (args.empty()) {
+    route.extra_segment = ExtraSegment::kBare;
+    route.op = verb == "POST" ? Operation::kInsertEntity : Operation::kQueryEntities;
+    return {};
+  }
+  route.extra_segment =
+      ParseEntityKeys(args, route) ? ExtraSegment::kEntityKeys : ExtraSegment::kOneKey;
+  route.partition_key.clear();
+  route.row_key.clear();
+  route.op = verb == "DELETE" ? Operation::kDeleteEntity
+             : verb == "GET"  ? Operation::kGetEntity
+                              : Operation::kInsertOrMergeEntity;
+  return {};
 }
 
 }  // namespace
@@ -309,8 +345,15 @@ Result<void> RouteRequest(const Request& request, const HostRouting& routing, Ro
   // ignored, as Azurite does (plain HTTP clients send it); the signature covers the path as sent.
   if (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);
   // Azure: spec §1.2 — the resource is one path segment. A '/' sent as %2F belongs to the name
-  // and fails the table-name rules (InvalidResourceName), not the routing.
-  if (rest.substr(0, rest.find('(')).find('/') != std::string_view::npos) return InvalidUri();
+  // and fails the table-name rules (InvalidResourceName), not the routing. Two segments are a
+  // table name before the resource (RouteExtraSegment); more are InvalidUri.
+  if (std::size_t slash = rest.substr(0, rest.find('(')).find('/');
+      slash != std::string_view::npos) {
+    std::string_view tail = rest.substr(slash + 1);
+    if (tail.substr(0, tail.find('(')).find('/') != std::string_view::npos) return InvalidUri();
+    if (rest.find('%') == std::string_view::npos) return RouteExtraSegment(rest, route);
+    return RouteExtraSegment(PercentDecode(rest), route);
+  }
   // Azure: spec §1.2 — decode before parsing (clients send both ' and %27). Keys cannot hold
   // '/', '\', '#' or '?', so the decoded form is unambiguous. Most resources hold no escape and
   // are read in place.

@@ -121,6 +121,7 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
   auto answer = [&]() -> Result<Response> {
     auto route = RouteRequest(operation.request, PartRouting(ctx));
     if (!route) return tl::unexpected(route.error());
+    if (route->extra_segment != ExtraSegment::kNone) return Fail(ErrorCode::kInvalidUri);
     if (route->account != ctx.route.account || route->op != Operation::kGetEntity) {
       return Fail(ErrorCode::kInvalidInput, {}, "a batch outside a changeset holds one GET");
     }

@@ -50,6 +50,8 @@ Result<void> PlanOperation(const RequestContext& ctx, PlanScratch& scratch,
   if (auto ok = RouteRequest(operation.request, scratch.routing, route, scratch.valid_table); !ok) {
     return tl::unexpected(ok.error());
   }
+  // Emulator: spec §1.2 — "/<t>/<segment>" is not an entity URL inside a batch (not recorded).
+  if (route.extra_segment != ExtraSegment::kNone) return Fail(ErrorCode::kInvalidUri);
   // Emulator: spec §7.2 (rec.) — the account in the sub-request URL must be the batch's own.
   if (route.account != ctx.route.account) {
     return Fail(ErrorCode::kInvalidInput, {}, "sub-request names another account");

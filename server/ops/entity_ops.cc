@@ -98,6 +98,28 @@ void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_v
 
 Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
 
+Result<Outcome> HandleExtraSegment(const RequestContext& ctx) {
+  {
+    // Azure: spec §1.2 — the table is resolved before the rest of the path or the body.
+    auto view = ctx.store.Read();
+    if (!view) return tl::unexpected(view.error());
+    auto table = FindTableForRead(**view, ctx);
+    if (!table) return tl::unexpected(table.error());
+  }
+  switch (ctx.route.extra_segment) {
+    case ExtraSegment::kBare:
+      if (ctx.route.op == Operation::kInsertEntity) return HandleEntityWrite(ctx);
+      return Fail(ErrorCode::kNotImplemented);
+    case ExtraSegment::kOneKey:
+      return Fail(ErrorCode::kInvalidInput,
+                  "The number of keys specified in the URI does not match number of key "
+                  "properties for the resource '" +
+                      ctx.route.account + "." + ctx.route.table + "'.");
+    default:
+      return Fail(ErrorCode::kNotImplemented);
+  }
+}
+
 Result<Outcome> HandleWriteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
 
 Result<Outcome> HandleDeleteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }

@@ -25,6 +25,13 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx);
 // kTableNotFound, kEntityAlreadyExists.
 Result<Outcome> HandleInsertEntity(const RequestContext& ctx);
 
+// Azure: spec §1.2 — "/<t>/<segment>[(...)]" (route.extra_segment set): kTableNotFound when <t>
+// does not exist; else a bare segment under POST is Insert Entity into <t> (so a body without
+// keys is kPropertiesNeedValue), under any other verb kNotImplemented; one key in the predicate
+// is kInvalidInput ("The number of keys specified in the URI does not match ..."); PartitionKey
+// and RowKey there are kNotImplemented.
+Result<Outcome> HandleExtraSegment(const RequestContext& ctx);
+
 // Azure: spec §4.6–4.9 — Update, Merge, Insert Or Replace and Insert Or Merge (ctx.route.op
 // says which). Keys come from the URL (body keys ignored). 204 + ETag. Errors: parse and
 // validation errors, If-Match syntax errors (CheckIfMatch); from finish kTableNotFound and

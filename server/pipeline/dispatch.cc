@@ -10,6 +10,7 @@
 namespace malachite::server {
 
 Result<Outcome> Dispatch(const RequestContext& ctx) {
+  if (ctx.route.extra_segment != ExtraSegment::kNone) return HandleExtraSegment(ctx);
   switch (ctx.route.op) {
     case Operation::kQueryTables:
       return HandleQueryTables(ctx);

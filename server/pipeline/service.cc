@@ -227,7 +227,10 @@ void Service::RenderFailure(Exchange& exchange, const Error& error) const {
   // Only a detail tells the advisor more than the code (most errors have none: no copy).
   if (!error.detail.empty()) exchange.refusal = error;
   if (!exchange.emulated_failure) LogServerFailure(exchange, error);
-  const Route* route = exchange.routed ? &exchange.route : nullptr;
+  // Azure: spec §8.1 — a request whose routing failed after naming a table (a bad `comp` or
+  // `restype` under /<t>/) is answered as a table-level one (m:error when XML).
+  const bool table_named = !exchange.routed && !exchange.route.table.empty();
+  const Route* route = exchange.routed || table_named ? &exchange.route : nullptr;
   RenderError(error, ChooseErrorFormat(exchange.request, route, error), exchange.request_id,
               clock_.Now(), exchange.response);
   // Azure: spec §10.9 — every 401 carries the bearer challenge (only --oauth produces one).

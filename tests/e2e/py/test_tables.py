@@ -168,3 +168,32 @@ def test_the_path_style_secondary_refuses_writes(server, service):
         assert name in [t.name for t in secondary.list_tables()]
     assert list(service.get_table_client(name).list_entities()) == []
     service.delete_table(name)
+
+
+def test_an_endpoint_ending_in_the_table_name_gets_the_services_answers(server, service):
+    # spec §1.2: the Python SDK's test_client_with_url_ends_with_table_name, replayed. The path is
+    # /<t>/Tables..., and the service resolves <t> first: TableNotFound while it does not exist,
+    # then Insert Entity into <t> (PropertiesNeedValue for {"TableName": ...}), 501 for a query,
+    # InvalidInput for Tables('<t>') (one key where an entity has two).
+    from azure.core.credentials import AzureNamedKeyCredential
+    from azure.data.tables import TableClient, TableServiceClient
+    name = unique_name("mytable")
+    credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+    bad_endpoint = server.account_url + "/" + name
+
+    def answer(call):
+        with pytest.raises(HttpResponseError) as error:
+            call()
+        return error.value.status_code, wire_error_code(error.value)
+
+    with TableClient(bad_endpoint, name, credential=credential, retry_total=0) as bad:
+        assert answer(bad.create_table) == (404, "TableNotFound")
+    service.create_table(name)
+    with TableClient(bad_endpoint, name, credential=credential, retry_total=0) as bad:
+        assert answer(bad.create_table) == (400, "PropertiesNeedValue")
+        assert answer(bad.delete_table) == (400, "InvalidInput")
+    with TableServiceClient(bad_endpoint, credential=credential, retry_total=0) as bad:
+        assert answer(lambda: list(bad.list_tables())) == (501, "NotImplemented")
+        assert answer(bad.get_service_properties) == (400, "InvalidQueryParameterValue")
+    assert list(service.get_table_client(name).list_entities()) == []
+    service.delete_table(name)

@@ -97,8 +97,11 @@ TEST_CASE("host style: the whole path is the resource and SharedKey names the ac
   // With host style off the Host is ignored.
   CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host, HostRouting{false, {}, {}}) ==
         "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
-  // A path-style path on a host-style host names a table "devstoreaccount1/Tables": not a URI.
-  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host) == "error InvalidUri");
+  // A path-style path on a host-style host names a table "devstoreaccount1" before the resource
+  // (spec §1.2: the service answers TableNotFound, or NotImplemented if that table exists).
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host) ==
+        "QueryEntities devstoreaccount1 host table=devstoreaccount1 "
+        "canonical=/devstoreaccount1/devstoreaccount1/Tables");
   // An absolute-form target's authority is the host ($batch parts, proxies).
   CHECK(RouteOf("GET", "https://myacct.localhost:1/tab1()", "ignored") ==
         "QueryEntities myacct host table=tab1 canonical=/myacct/tab1()");

@@ -109,12 +109,36 @@ TEST_CASE("router: malformed resource paths are InvalidUri", "[router]") {
         "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b'",
         "/devstoreaccount1/tab1(PartitionKey='a,RowKey='b')",
         "/devstoreaccount1/tab1(PartitionKey='a',RowKey='b')x", "/devstoreaccount1/Tables('x",
-        "/devstoreaccount1/tab1/extra", "/", "", "devstoreaccount1/Tables", "/devstoreaccount1/",
-        "/devstoreaccount1/$batch()", "/devstoreaccount1/tab1//", "/devstoreaccount1//",
-        "/devstoreaccount1/Tables//", "/devstoreaccount1/tab1/()"}) {
+        "/devstoreaccount1/tab1/extra/more", "/", "", "devstoreaccount1/Tables",
+        "/devstoreaccount1/", "/devstoreaccount1/$batch()", "/devstoreaccount1/tab1//",
+        "/devstoreaccount1//", "/devstoreaccount1/Tables//", "/devstoreaccount1/tab1/()"}) {
     INFO(target);
     CHECK(RouteOf("GET", target) == "error InvalidUri");
   }
+}
+
+TEST_CASE("router: a table name before the resource is routed to that table", "[router]") {
+  // Azure: spec §1.2 — what an SDK whose endpoint ends in the table name sends.
+  CHECK(RouteOf("POST", "/devstoreaccount1/mytable/Tables") ==
+        "InsertEntity devstoreaccount1 table=mytable verb=POST");
+  CHECK(RouteOf("GET", "/devstoreaccount1/mytable/Tables") ==
+        "QueryEntities devstoreaccount1 table=mytable verb=GET");
+  CHECK(RouteOf("DELETE", "/devstoreaccount1/mytable/Tables('mytable')") ==
+        "DeleteEntity devstoreaccount1 table=mytable pk= rk= verb=DELETE");
+  auto shape = [](std::string method, std::string target) {
+    auto route = RouteRequest(Make(std::move(method), std::move(target)));
+    REQUIRE(route);
+    return route->extra_segment;
+  };
+  CHECK(shape("POST", "/devstoreaccount1/mytable/Tables") == ExtraSegment::kBare);
+  CHECK(shape("DELETE", "/devstoreaccount1/mytable/Tables('mytable')") == ExtraSegment::kOneKey);
+  CHECK(shape("GET", "/devstoreaccount1/mytable/x(PartitionKey='a',RowKey='b')") ==
+        ExtraSegment::kEntityKeys);
+  CHECK(shape("GET", "/devstoreaccount1/mytable") == ExtraSegment::kNone);
+  // The first segment is still a table name, checked as one; nor is Tables or $batch a table.
+  CHECK(RouteOf("POST", "/devstoreaccount1/my_table/Tables") == "error InvalidResourceName");
+  CHECK(RouteOf("POST", "/devstoreaccount1/Tables/Tables") == "error InvalidUri");
+  CHECK(RouteOf("POST", "/devstoreaccount1/mytable/$batch") == "error InvalidUri");
 }
 
 TEST_CASE("router: table names in URLs are validated except $-system names", "[router]") {

@@ -244,4 +244,38 @@ TEST_CASE("service: the secondary refuses every write with InsufficientAccountPe
   CHECK(f.Run("GET", "/devstoreaccount1-secondary/orders?comp=acl").status == 200);
 }
 
+TEST_CASE("service: a table name before the resource gets the service's answer for each shape",
+          "[service]") {
+  // Azure: spec §1.2 — the Python SDK's test_client_with_url_ends_with_table_name, recorded: the
+  // table is resolved first, then the rest of the path.
+  ServiceFixture f;
+  const std::string body = R"({"TableName":"mytable"})";
+  CHECK(testing::StatusAndCode(f.Run("POST", "/devstoreaccount1/mytable/Tables", body, kJson)) ==
+        "404 TableNotFound");
+  CHECK(testing::StatusAndCode(f.Run("GET", "/devstoreaccount1/mytable/Tables", {}, kJson)) ==
+        "404 TableNotFound");
+  CHECK(testing::StatusAndCode(f.Run("DELETE", "/devstoreaccount1/mytable/Tables('mytable')", {},
+                                     kJson)) == "404 TableNotFound");
+  REQUIRE(f.Run("POST", "/devstoreaccount1/Tables", body, kJson).status == 201);
+  CHECK(testing::StatusAndCode(f.Run("POST", "/devstoreaccount1/mytable/Tables", body, kJson)) ==
+        "400 PropertiesNeedValue");
+  CHECK(testing::StatusAndCode(f.Run("GET", "/devstoreaccount1/mytable/Tables", {}, kJson)) ==
+        "501 NotImplemented");
+  Response deleted = f.Run("DELETE", "/devstoreaccount1/mytable/Tables('mytable')", {}, kJson);
+  CHECK(testing::StatusAndCode(deleted) == "400 InvalidInput");
+  CHECK(deleted.body.find(
+            R"("value":"The number of keys specified in the URI does not match number of key )"
+            R"(properties for the resource 'devstoreaccount1.mytable'.\nRequestId:)") !=
+        std::string::npos);
+  // Service properties under the table name: the query parameters are what is wrong.
+  Response properties = f.Run("GET", "/devstoreaccount1/mytable/?restype=service&comp=properties",
+                              {}, {{"Accept", "application/xml"}}, false);
+  CHECK(testing::StatusAndCode(properties) == "400 InvalidQueryParameterValue");
+  CHECK(properties.body.find("<m:code>InvalidQueryParameterValue</m:code>") != std::string::npos);
+  // The table is still there, and holds nothing.
+  CHECK(
+      f.Run("GET", "/devstoreaccount1/mytable()", {}, kJson).body ==
+      R"({"odata.metadata":"http://127.0.0.1:10002/devstoreaccount1/$metadata#mytable","value":[]})");
+}
+
 }  // namespace malachite::server
