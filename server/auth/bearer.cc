@@ -11,6 +11,9 @@ namespace {
 
 // Azure: spec §10.9 — the resource every Azure Storage token is issued for.
 constexpr std::string_view kStorageResource = "https://storage.azure.com";
+// Azure: spec §10.9 — the Azure Storage application's ID, the audience of a v2.0 access token
+// (`accessTokenAcceptedVersion` 2) issued for that resource; exact, no trailing '/'.
+constexpr std::string_view kStorageApplicationId = "e406a681-f3d4-42a8-90b6-c2b029497af1";
 
 // Azure: spec §10.9 — Entra ID issuers: v1 tokens "https://sts.windows.net/<tenant>/", v2 tokens
 // "https://login.microsoftonline.com/<tenant>/v2.0", and the same forms of the national clouds.
@@ -128,7 +131,8 @@ Result<BearerIdentity> BearerVerifier::Verify(std::string_view token, std::strin
   bool audience_ok = false;
   for (const std::string& audience : jwt->audiences) {
     audience_ok = audience_ok || Names(audience, kStorageResource) ||
-                  Names(audience, account_host) || Names(audience, endpoint);
+                  AsciiIEquals(audience, kStorageApplicationId) || Names(audience, account_host) ||
+                  Names(audience, endpoint);
   }
   if (!audience_ok) return Rejected("Audience validation failed. Audience did not match.");
   const std::string tenant = IssuerTenant(jwt->issuer);

@@ -167,3 +167,24 @@ def test_a_token_credential_is_refused_by_the_sdk_over_plain_http():
     with pytest.raises(ValueError, match="HTTPS"):
         TableServiceClient("http://127.0.0.1:1/%s" % DEV_ACCOUNT,
                            credential=StaticTokenCredential(mint_token()))
+
+
+def test_a_v2_token_naming_the_storage_application_and_an_unknown_account(oauth_server):
+    # spec §10.9: a v2.0 access token for Azure Storage has aud = the Azure Storage application ID.
+    v2 = StaticTokenCredential(mint_token(
+        aud="e406a681-f3d4-42a8-90b6-c2b029497af1",
+        iss="https://login.microsoftonline.com/%s/v2.0" % TENANT))
+    with client(oauth_server, v2) as service:
+        name = unique_name("appid")
+        service.create_table(name)
+        assert name in [t.name for t in service.list_tables()]
+        service.delete_table(name)
+    # spec §10.1: an account the server does not have is 403 AuthenticationFailed, whatever the
+    # token and the version (no challenge: a new token would not help).
+    unknown = "https://127.0.0.1:%d/nosuchaccount" % oauth_server.port
+    for hook in (None, version_2020):
+        with client(oauth_server, v2, unknown) as service:
+            with pytest.raises(HttpResponseError) as error:
+                list(service.list_tables(raw_request_hook=hook))
+            assert (error.value.status_code, wire_error_code(error.value)) == (
+                403, "AuthenticationFailed")

@@ -173,12 +173,16 @@ TEST_CASE("issuer keys: a JWKS that cannot be used stops with a one-line reason"
         "cannot read issuer keys file '/nonexistent/keys.json'");
 }
 
-TEST_CASE("bearer: audience is storage.azure.com or the account's endpoint, with or without '/'",
-          "[bearer]") {
-  for (std::string aud : {R"("https://storage.azure.com")", R"("https://storage.azure.com/")",
-                          R"("https://devstoreaccount1.table.core.windows.net")",
-                          R"("HTTPS://DEVSTOREACCOUNT1.TABLE.CORE.WINDOWS.NET/")",
-                          R"(["https://other.example","https://storage.azure.com"])"}) {
+TEST_CASE(
+    "bearer: audience is storage.azure.com (or Azure Storage's application ID) or the account's "
+    "endpoint, with or without '/'",
+    "[bearer]") {
+  for (std::string aud :
+       {R"("https://storage.azure.com")", R"("https://storage.azure.com/")",
+        R"("e406a681-f3d4-42a8-90b6-c2b029497af1")", R"("E406A681-F3D4-42A8-90B6-C2B029497AF1")",
+        R"("https://devstoreaccount1.table.core.windows.net")",
+        R"("HTTPS://DEVSTOREACCOUNT1.TABLE.CORE.WINDOWS.NET/")",
+        R"(["https://other.example","https://storage.azure.com"])"}) {
     INFO(aud);
     CHECK(Verify(UnsignedToken(Claims({{"aud", aud}}))) ==
           "ok 11111111-2222-3333-4444-555555555555");
@@ -188,6 +192,7 @@ TEST_CASE("bearer: audience is storage.azure.com or the account's endpoint, with
             .starts_with("ok"));
   for (std::string aud :
        {R"("https://storage.azure.com//")", R"("https://storage.azure.com/.default")",
+        R"("e406a681-f3d4-42a8-90b6-c2b029497af1/")", R"("e406a681-f3d4-42a8-90b6-c2b029497af2")",
         R"("https://other.table.core.windows.net")", R"("https://management.azure.com")", R"([])",
         R"("")"}) {
     INFO(aud);

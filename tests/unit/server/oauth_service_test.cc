@@ -164,6 +164,23 @@ TEST_CASE("oauth service: a rejected token is 401 with the challenge from 2020-1
         "400 InvalidAuthenticationInfo");
 }
 
+TEST_CASE(
+    "oauth service: a token for Azure Storage's application ID is accepted; one for an account "
+    "the server does not have is 403 AuthenticationFailed at every version",
+    "[oauth]") {
+  OAuthFixture f;
+  // Azure: spec §10.9 — a v2.0 access token names the application, not the resource URL.
+  const std::string app = "Bearer " + f.Token("writer", "e406a681-f3d4-42a8-90b6-c2b029497af1");
+  CHECK(Answer(f.Run("POST", "/devstoreaccount1/Tables", app, R"({"TableName":"byapp"})")) ==
+        "201 ok");
+  // Emulator: spec §10.1 — no account, no key or role to check: the answer of a bad credential.
+  for (std::string_view version : {kOldVersion, kChallengeVersion}) {
+    const Response unknown = f.Run("GET", "/nosuchaccount/Tables", app, {}, version);
+    CHECK(Answer(unknown) == "403 AuthenticationFailed");
+    CHECK(HeaderOf(unknown, "WWW-Authenticate") == "<none>");
+  }
+}
+
 TEST_CASE("oauth service: anonymous requests get the challenge at versions that know it",
           "[oauth]") {
   OAuthFixture f;
