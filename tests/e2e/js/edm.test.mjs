@@ -185,3 +185,19 @@ async function collect(iterable) {
   for await (const item of iterable) out.push(item);
   return out;
 }
+
+test("edm: a typed null (value null with its @odata.type) is not stored, and a merge keeps the old value", async () => {
+  // spec §3: the SDK sends {"X": null, "X@odata.type": "Edm.String"} for { value: null, type };
+  // like an untyped null, the property is not stored, and Merge leaves the stored value.
+  await client.createEntity({ partitionKey: "tn", rowKey: "1", X: { value: null, type: "String" },
+    Y: { value: "kept", type: "String" } });
+  let got = await client.getEntity("tn", "1");
+  assert.equal("X" in got, false);
+  assert.equal(got.Y, "kept");
+  await client.updateEntity({ partitionKey: "tn", rowKey: "1", Y: { value: null, type: "String" } }, "Merge");
+  got = await client.getEntity("tn", "1");
+  assert.equal(got.Y, "kept");
+  await client.updateEntity({ partitionKey: "tn", rowKey: "1", Y: { value: null, type: "String" } }, "Replace");
+  got = await client.getEntity("tn", "1");
+  assert.equal("Y" in got, false);
+});

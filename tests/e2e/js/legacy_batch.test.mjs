@@ -102,3 +102,22 @@ test("legacy batch: a lone retrieveEntity is answered outside a changeset", asyn
   assert.equal(result[0].response.statusCode, 200);
   assert.equal(result[0].entity.v._, 3);
 });
+
+test("legacy batch: a lone retrieveEntity of a missing entity is a 404 part without an index prefix", async () => {
+  // spec §7.4: a batch's lone GET is one operation; a missing entity is an entity-level failure,
+  // which a one-operation batch reports without the "0:" index (as its changesets do).
+  const batch = new azure.TableBatch();
+  batch.retrieveEntity("g", "missing");
+  let error;
+  let outcome;
+  try {
+    outcome = await call("executeBatch", table, batch);
+  } catch (e) {
+    error = e;
+  }
+  const part = outcome?.result?.[0];
+  const status = error?.statusCode ?? part?.response?.statusCode;
+  const message = error?.message ?? part?.error?.message ?? "";
+  assert.equal(status, 404, JSON.stringify(outcome ?? error));
+  assert.match(message, /^The specified resource does not exist\./);
+});

@@ -215,6 +215,14 @@ TEST_CASE("entity_json: unannotated values are typed by spec §5.2 inference", "
         "t:Edm.Boolean=true | f:Edm.Boolean=false");
 }
 
+TEST_CASE("entity_json: a typed null is not stored, like an untyped one; its type is still checked",
+          "[json]") {
+  // Azure: spec §3 — what @azure/data-tables sends for { value: null, type: "String" }.
+  CHECK(Dump(R"J({"S":null,"S@odata.type":"Edm.String","D@odata.type":"Edm.DateTime","D":null,)J"
+             R"J("K":1})J") == "PK- RK- | K:Edm.Int32=1");
+  CHECK(Dump(R"J({"X":null,"X@odata.type":"Edm.Decimal"})J") == "InvalidInput");
+}
+
 TEST_CASE("entity_json: an annotation may come before or after its value", "[json]") {
   const std::string expected = "PK- RK- | A:Edm.Int64=12 | B:Edm.Int64=13";
   CHECK(Dump(R"J({"A@odata.type":"Edm.Int64","A":"12","B":"13","B@odata.type":"Edm.Int64"})J") ==
