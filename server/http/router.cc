@@ -272,6 +272,10 @@ Result<void> RouteExtraSegment(std::string_view resource, Route& route) {
     args = segment.substr(paren + 1, segment.size() - paren - 2);
   }
   const std::string_view verb = route.method;
+  if (verb != "GET" && verb != "POST" && verb != "PUT" && verb != "MERGE" && verb != "PATCH" &&
+      verb != "DELETE") {
+    return WrongVerb();
+  }
   if (args.empty()) {
     route.extra_segment = ExtraSegment::kBare;
     route.op = verb == "POST" ? Operation::kInsertEntity : Operation::kQueryEntities;

@@ -139,6 +139,8 @@ TEST_CASE("router: a table name before the resource is routed to that table", "[
   CHECK(RouteOf("POST", "/devstoreaccount1/my_table/Tables") == "error InvalidResourceName");
   CHECK(RouteOf("POST", "/devstoreaccount1/Tables/Tables") == "error InvalidUri");
   CHECK(RouteOf("POST", "/devstoreaccount1/mytable/$batch") == "error InvalidUri");
+  CHECK(RouteOf("HEAD", "/devstoreaccount1/mytable/Tables") == "error UnsupportedHttpVerb");
+  CHECK(RouteOf("", "/devstoreaccount1/mytable/Tables") == "error UnsupportedHttpVerb");
 }
 
 TEST_CASE("router: table names in URLs are validated except $-system names", "[router]") {
