@@ -351,9 +351,9 @@ Result<void> RouteRequest(const Request& request, const HostRouting& routing, Ro
   // Azure: spec §1.2 — the resource is one path segment. A '/' sent as %2F belongs to the name
   // and fails the table-name rules (InvalidResourceName), not the routing. Two segments are a
   // table name before the resource (RouteExtraSegment); more are InvalidUri.
-  if (std::size_t slash = rest.substr(0, rest.find('(')).find('/');
-      slash != std::string_view::npos) {
-    std::string_view tail = rest.substr(slash + 1);
+  if (std::size_t second = rest.substr(0, rest.find('(')).find('/');
+      second != std::string_view::npos) {
+    std::string_view tail = rest.substr(second + 1);
     if (tail.substr(0, tail.find('(')).find('/') != std::string_view::npos) return InvalidUri();
     if (rest.find('%') == std::string_view::npos) return RouteExtraSegment(rest, route);
     return RouteExtraSegment(PercentDecode(rest), route);
