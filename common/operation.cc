@@ -6,66 +6,164 @@ namespace malachite {
 namespace {
 
 using B = OperationBody;
+using O = Operation;
 using S = SasResource;
 using namespace rbac;
 
-// One row per Operation, in enum order (checked below). Columns as in OperationTraits:
-// name, body, reads_entities, writes_entity, writes_entities, route_names_partition,
-// batch_allowed, account SAS (resource, any, all), table SAS (allowed, needs), RBAC actions.
+// One row per Operation, in enum order (checked below). Fields are named (designated
+// initialisers, in the order of OperationTraits); a field a row leaves out has its default
+// (false, empty, kOData, kNone, no RBAC actions).
 constexpr std::array<OperationTraits, kOperationCount> kTraits = {{
-    {"QueryTables", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, "",
-     kTablesRead},
-    {"GetTable", B::kOData, false, false, false, false, false, S::kContainer, "l", "", false, "",
-     kTablesRead},
+    {.op = O::kQueryTables,
+     .name = "QueryTables",
+     .account_sas_resource = S::kContainer,
+     .account_sas_any = "l",
+     .rbac_needs = kTablesRead},
+    {.op = O::kGetTable,
+     .name = "GetTable",
+     .account_sas_resource = S::kContainer,
+     .account_sas_any = "l",
+     .rbac_needs = kTablesRead},
     // Azure: spec §15 #6 — docs name `a` or `w` for Create Table, Azurite `c` or `w`: any of them.
-    {"CreateTable", B::kOData, false, false, false, false, false, S::kContainer, "acw", "", false,
-     "", kTablesWrite},
-    {"DeleteTable", B::kOData, false, false, false, false, false, S::kContainer, "d", "", false, "",
-     kTablesDelete},
-    {"QueryEntities", B::kOData, true, false, false, false, false, S::kObject, "r", "", true, "r",
-     kEntitiesRead},
-    {"GetEntity", B::kOData, true, false, false, true, false, S::kObject, "r", "", true, "r",
-     kEntitiesRead},
-    {"InsertEntity", B::kOData, false, true, true, false, true, S::kObject, "a", "", true, "a",
-     kEntitiesAdd},
-    {"UpdateEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u",
-     kEntitiesUpdate},
-    {"MergeEntity", B::kOData, false, true, true, true, true, S::kObject, "u", "", true, "u",
-     kEntitiesUpdate},
+    {.op = O::kCreateTable,
+     .name = "CreateTable",
+     .account_sas_resource = S::kContainer,
+     .account_sas_any = "acw",
+     .rbac_needs = kTablesWrite},
+    {.op = O::kDeleteTable,
+     .name = "DeleteTable",
+     .account_sas_resource = S::kContainer,
+     .account_sas_any = "d",
+     .rbac_needs = kTablesDelete},
+    {.op = O::kQueryEntities,
+     .name = "QueryEntities",
+     .reads_entities = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "r",
+     .table_sas_allowed = true,
+     .table_sas_needs = "r",
+     .rbac_needs = kEntitiesRead},
+    {.op = O::kGetEntity,
+     .name = "GetEntity",
+     .reads_entities = true,
+     .route_names_partition = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "r",
+     .table_sas_allowed = true,
+     .table_sas_needs = "r",
+     .rbac_needs = kEntitiesRead},
+    {.op = O::kInsertEntity,
+     .name = "InsertEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "a",
+     .table_sas_allowed = true,
+     .table_sas_needs = "a",
+     .rbac_needs = kEntitiesAdd},
+    {.op = O::kUpdateEntity,
+     .name = "UpdateEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .route_names_partition = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "u",
+     .table_sas_allowed = true,
+     .table_sas_needs = "u",
+     .sas_checks_route_keys = true,
+     .rbac_needs = kEntitiesUpdate},
+    {.op = O::kMergeEntity,
+     .name = "MergeEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .route_names_partition = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "u",
+     .table_sas_allowed = true,
+     .table_sas_needs = "u",
+     .sas_checks_route_keys = true,
+     .rbac_needs = kEntitiesUpdate},
     // Azure: spec §15 #7 — upserts need both add and update.
-    {"InsertOrReplaceEntity", B::kOData, false, true, true, true, true, S::kObject, "", "au", true,
-     "au", kEntitiesAdd | kEntitiesUpdate},
-    {"InsertOrMergeEntity", B::kOData, false, true, true, true, true, S::kObject, "", "au", true,
-     "au", kEntitiesAdd | kEntitiesUpdate},
-    {"DeleteEntity", B::kOData, false, true, true, true, true, S::kObject, "d", "", true, "d",
-     kEntitiesDelete},
+    {.op = O::kInsertOrReplaceEntity,
+     .name = "InsertOrReplaceEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .route_names_partition = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_all = "au",
+     .table_sas_allowed = true,
+     .table_sas_needs = "au",
+     .sas_checks_route_keys = true,
+     .rbac_needs = kEntitiesAdd | kEntitiesUpdate},
+    {.op = O::kInsertOrMergeEntity,
+     .name = "InsertOrMergeEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .route_names_partition = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_all = "au",
+     .table_sas_allowed = true,
+     .table_sas_needs = "au",
+     .sas_checks_route_keys = true,
+     .rbac_needs = kEntitiesAdd | kEntitiesUpdate},
+    {.op = O::kDeleteEntity,
+     .name = "DeleteEntity",
+     .writes_entity = true,
+     .writes_entities = true,
+     .route_names_partition = true,
+     .batch_allowed = true,
+     .account_sas_resource = S::kObject,
+     .account_sas_any = "d",
+     .table_sas_allowed = true,
+     .table_sas_needs = "d",
+     .sas_checks_route_keys = true,
+     .rbac_needs = kEntitiesDelete},
     // Azure: spec §10.7 — no SAS may call the ACL operations; a bearer token needs the
     // getAcl/setAcl actions (§10.9), which no Table data role holds.
-    {"GetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, "",
-     kTablesGetAcl},
-    {"SetTableACL", B::kXml, false, false, false, false, false, S::kNone, "", "", false, "",
-     kTablesSetAcl},
-    {"GetTableServiceProperties", B::kXml, false, false, false, false, false, S::kService, "r", "",
-     false, "", kServiceRead},
-    {"SetTableServiceProperties", B::kXml, false, false, false, false, false, S::kService, "w", "",
-     false, "", kServiceWrite},
-    {"GetTableServiceStats", B::kXml, false, false, false, false, false, S::kService, "r", "",
-     false, "", kServiceRead},
-    {"EntityGroupTransaction", B::kMultipart, false, false, true, false, false, S::kObject, "", "",
-     true, "", 0},
-    {"Preflight", B::kPreflight, false, false, false, false, false, S::kNone, "", "", false, "", 0},
+    {.op = O::kGetTableAcl, .name = "GetTableACL", .body = B::kXml, .rbac_needs = kTablesGetAcl},
+    {.op = O::kSetTableAcl, .name = "SetTableACL", .body = B::kXml, .rbac_needs = kTablesSetAcl},
+    {.op = O::kGetServiceProperties,
+     .name = "GetTableServiceProperties",
+     .body = B::kXml,
+     .account_sas_resource = S::kService,
+     .account_sas_any = "r",
+     .rbac_needs = kServiceRead},
+    {.op = O::kSetServiceProperties,
+     .name = "SetTableServiceProperties",
+     .body = B::kXml,
+     .account_sas_resource = S::kService,
+     .account_sas_any = "w",
+     .rbac_needs = kServiceWrite},
+    {.op = O::kGetServiceStats,
+     .name = "GetTableServiceStats",
+     .body = B::kXml,
+     .account_sas_resource = S::kService,
+     .account_sas_any = "r",
+     .rbac_needs = kServiceRead},
+    // $batch: each operation inside is authorised on its own (SAS permissions, RBAC actions).
+    {.op = O::kBatch,
+     .name = "EntityGroupTransaction",
+     .body = B::kMultipart,
+     .writes_entities = true,
+     .account_sas_resource = S::kObject,
+     .table_sas_allowed = true},
+    {.op = O::kPreflight, .name = "Preflight", .body = B::kPreflight},
 }};
 
-constexpr bool InEnumOrder() {
-  return kTraits[static_cast<std::size_t>(Operation::kQueryTables)].name == "QueryTables" &&
-         kTraits[static_cast<std::size_t>(Operation::kGetEntity)].name == "GetEntity" &&
-         kTraits[static_cast<std::size_t>(Operation::kDeleteEntity)].name == "DeleteEntity" &&
-         kTraits[static_cast<std::size_t>(Operation::kGetServiceStats)].name ==
-             "GetTableServiceStats" &&
-         kTraits[static_cast<std::size_t>(Operation::kBatch)].name == "EntityGroupTransaction" &&
-         kTraits[static_cast<std::size_t>(Operation::kPreflight)].name == "Preflight";
+// Row i is the row of the Operation whose value is i, and no row is missing: a row left out at the
+// end would be value-initialised with op == kQueryTables and no name.
+consteval bool InEnumOrder() {
+  for (std::size_t i = 0; i < kTraits.size(); ++i) {
+    if (static_cast<std::size_t>(kTraits[i].op) != i || kTraits[i].name.empty()) return false;
+  }
+  return true;
 }
-static_assert(InEnumOrder(), "kTraits rows must follow the order of enum Operation");
+static_assert(InEnumOrder(), "kTraits: one row per Operation, in the order of enum Operation");
 
 }  // namespace
 

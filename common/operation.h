@@ -45,7 +45,10 @@ enum class OperationBody {
 // Azure: spec §10.7 — an account SAS's resource types (`srt`).
 enum class SasResource { kNone, kService, kContainer, kObject };
 
+// One row of the traits table (operation.cc), written with designated initialisers: a field a row
+// leaves out has the default below.
 struct OperationTraits {
+  Operation op = Operation::kQueryTables;  // the row's own operation: the table checks its order
   std::string_view name;  // Azure's name: "QueryEntities", "InsertOrMergeEntity", ...
   OperationBody body = OperationBody::kOData;
   bool reads_entities = false;   // Query Entities, Get Entity
@@ -61,12 +64,17 @@ struct OperationTraits {
   // `account_sas_any` (when not empty) plus all of `account_sas_all` in sp. kNone: account owner
   // only. $batch: each operation inside is checked on its own.
   SasResource account_sas_resource = SasResource::kNone;
-  std::string_view account_sas_any;
-  std::string_view account_sas_all;
+  std::string_view account_sas_any = {};
+  std::string_view account_sas_all = {};
   // Azure: spec §10.8 — a table SAS grants entity operations only, needing every letter of
   // `table_sas_needs` in sp. False: not delegable by a table SAS.
   bool table_sas_allowed = false;
-  std::string_view table_sas_needs;
+  std::string_view table_sas_needs = {};
+  // Azure: spec §10.8 — a SAS's key range is checked against the route's PartitionKey and RowKey
+  // when the request is authenticated, before its body is read: the entity writes addressed by
+  // key. Insert (keys in the body) and $batch are checked by their handlers; Get Entity and the
+  // queries are narrowed to the range instead of refused.
+  bool sas_checks_route_keys = false;
   // Azure: spec §10.9 — the RBAC actions a bearer-token (Entra ID) request needs. Empty for
   // $batch (each operation inside needs its own) and preflight (anonymous).
   RbacActions rbac_needs = 0;

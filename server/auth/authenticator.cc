@@ -6,6 +6,7 @@
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/limits.h"
+#include "common/operation.h"
 #include "server/auth/sas_authorize.h"
 #include "server/auth/shared_key.h"
 #include "server/http/host_style.h"
@@ -118,14 +119,10 @@ Result<Principal> Authenticator::AuthenticateSas(const Request& request, const R
     return tl::unexpected(ok.error());
   }
   // Azure: spec §10.8 — writes to one entity named by the URL are checked against the key range
-  // here, before their body is read; Insert (keys in the body) and $batch operations are checked
-  // by their handlers; queries are narrowed to the range, and so is Get Entity (its handler
-  // answers ResourceNotFound outside it).
-  const bool keys_in_url =
-      route.op == Operation::kUpdateEntity || route.op == Operation::kMergeEntity ||
-      route.op == Operation::kInsertOrReplaceEntity ||
-      route.op == Operation::kInsertOrMergeEntity || route.op == Operation::kDeleteEntity;
-  if (keys_in_url) {
+  // here, before their body is read (the trait sas_checks_route_keys); Insert (keys in the body)
+  // and $batch operations are checked by their handlers; queries are narrowed to the range, and
+  // so is Get Entity (its handler answers ResourceNotFound outside it).
+  if (TraitsOf(route.op).sas_checks_route_keys) {
     if (auto ok = AuthorizeSasKeys(*grant, route.partition_key, route.row_key); !ok) {
       return tl::unexpected(ok.error());
     }

@@ -158,6 +158,10 @@ TEST_CASE(
             .status == 204);
   CHECK(Code(f.Anonymous("DELETE", "/orders(PartitionKey='e',RowKey='1')?" + sas, {},
                          {{"If-Match", "*"}})) == "403 AuthorizationFailure");
+  CHECK(Code(f.Anonymous("MERGE", "/orders(PartitionKey='a',RowKey='1')?" + sas,
+                         R"({"PartitionKey":"a","RowKey":"1"})",
+                         {{"Content-Type", "application/json"}, {"If-Match", "*"}})) ==
+        "403 AuthorizationFailure");
 }
 
 TEST_CASE("sas service: permissions, table and resource type are enforced per operation", "[sas]") {
