@@ -5,7 +5,6 @@
 
 #include "common/encoding.h"
 #include "server/auth/sas_authorize.h"
-#include "server/http/url_coding.h"
 #include "server/ops/entity_scan.h"
 #include "server/ops/entity_write.h"
 #include "server/ops/query_ops.h"
@@ -15,22 +14,6 @@
 
 namespace malachite::server {
 namespace {
-
-void AppendQuotedKey(std::string& out, std::string_view key) {
-  out.push_back('\'');
-  if (key.find('\'') == std::string_view::npos) {
-    AppendPercentEncoded(out, key);
-  } else {
-    std::string doubled;
-    doubled.reserve(key.size() + 2);
-    for (char c : key) {
-      doubled.push_back(c);
-      if (c == '\'') doubled.push_back('\'');
-    }
-    AppendPercentEncoded(out, doubled);
-  }
-  out.push_back('\'');
-}
 
 // Everything an entity write needs after Dispatch returned: the request may be gone by then.
 struct WriteState {
@@ -78,23 +61,6 @@ Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
 }
 
 }  // namespace
-
-std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk) {
-  std::string out;
-  out.reserve(table.size() + pk.size() + rk.size() + 32);
-  AppendEntityUrlPath(out, table, pk, rk);
-  return out;
-}
-
-void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_view pk,
-                         std::string_view rk) {
-  out.append(table);
-  out.append("(PartitionKey=");
-  AppendQuotedKey(out, pk);
-  out.append(",RowKey=");
-  AppendQuotedKey(out, rk);
-  out.push_back(')');
-}
 
 Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
 

@@ -42,11 +42,4 @@ Result<Outcome> HandleWriteEntity(const RequestContext& ctx);
 // errors; from finish kTableNotFound, kResourceNotFound, kUpdateConditionNotSatisfied.
 Result<Outcome> HandleDeleteEntity(const RequestContext& ctx);
 
-// "<table>(PartitionKey='<pk>',RowKey='<rk>')" with each key's quotes doubled and then
-// percent-encoded (spec §4.5 Location/DataServiceId), e.g. t(PartitionKey='a%3A1',RowKey='b').
-std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk);
-// Appends EntityPath(table, pk, rk) to `out`.
-void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_view pk,
-                         std::string_view rk);
-
 }  // namespace malachite::server

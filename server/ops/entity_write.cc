@@ -4,11 +4,27 @@
 
 #include "common/entity_size.h"
 #include "common/validation.h"
+#include "server/http/url_coding.h"
 #include "server/ops/entity_apply.h"
-#include "server/ops/entity_ops.h"
 
 namespace malachite::server {
 namespace {
+
+void AppendQuotedKey(std::string& out, std::string_view key) {
+  out.push_back('\'');
+  if (key.find('\'') == std::string_view::npos) {
+    AppendPercentEncoded(out, key);
+  } else {
+    std::string doubled;
+    doubled.reserve(key.size() + 2);
+    for (char c : key) {
+      doubled.push_back(c);
+      if (c == '\'') doubled.push_back('\'');
+    }
+    AppendPercentEncoded(out, doubled);
+  }
+  out.push_back('\'');
+}
 
 Result<void> DecodeDelete(const Request& request, const Route& route, EntityWrite& write) {
   const auto if_match = request.Find("If-Match");
@@ -172,6 +188,23 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
   response.headers.reserve(response.headers.size() + 5);
   ResponseAnswer answer(response);
   RenderEntityWrite(write, where, level, answer);
+}
+
+std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk) {
+  std::string out;
+  out.reserve(table.size() + pk.size() + rk.size() + 32);
+  AppendEntityUrlPath(out, table, pk, rk);
+  return out;
+}
+
+void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_view pk,
+                         std::string_view rk) {
+  out.append(table);
+  out.append("(PartitionKey=");
+  AppendQuotedKey(out, pk);
+  out.append(",RowKey=");
+  AppendQuotedKey(out, rk);
+  out.push_back(')');
 }
 
 }  // namespace malachite::server

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "common/entity.h"
 #include "common/error.h"
@@ -78,5 +79,12 @@ void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, Me
 // The same answer set on `response` (its status, its body, and each header by Response::Set).
 void RenderEntityWrite(const EntityWrite& write, const EntityLocation& where, MetadataLevel level,
                        Response& response);
+
+// "<table>(PartitionKey='<pk>',RowKey='<rk>')" with each key's quotes doubled and then
+// percent-encoded (spec §4.5 Location/DataServiceId), e.g. t(PartitionKey='a%3A1',RowKey='b').
+std::string EntityPath(std::string_view table, std::string_view pk, std::string_view rk);
+// Appends EntityPath(table, pk, rk) to `out`.
+void AppendEntityUrlPath(std::string& out, std::string_view table, std::string_view pk,
+                         std::string_view rk);
 
 }  // namespace malachite::server
