@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/pipeline/service.h"
+#include "server/pipeline/exchange.h"
 
 namespace malachite::server {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "server/pipeline/service.h"
+#include "server/pipeline/exchange.h"
 
 namespace malachite::server {
 

@@ -63,35 +63,6 @@ AccountNames MakeAccountNames(std::shared_ptr<const AccountDirectory> accounts) 
 
 }  // namespace
 
-void Exchange::Reset() {
-  request.method.clear();
-  request.target.clear();
-  request.headers.clear();
-  request.body.clear();
-  response.status = 200;
-  response.headers.clear();
-  response.body.clear();
-  write = nullptr;
-  route.query.items.clear();
-  route.table.clear();
-  route.partition_key.clear();
-  route.row_key.clear();
-  routed = false;
-  finish = nullptr;
-  request_id.clear();
-  version.clear();
-  query_stats.reset();
-  partition_charge.reset();
-  write_stats.reset();
-  error.reset();
-  refusal.reset();
-  explorer = false;
-  fault_delay = std::chrono::milliseconds(0);
-  drop_connection = false;
-  emulated_failure = false;
-  started = {};
-}
-
 Service::Service(const ServerConfig& config, storage::Store& store, const Clock& clock)
     : default_host_(config.host + ":" + std::to_string(config.port)),
       explain_(config.explain),
