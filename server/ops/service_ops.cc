@@ -6,6 +6,7 @@
 #include "server/ops/cors.h"
 #include "server/ops/table_settings.h"
 #include "server/wire/service_properties_parse.h"
+#include "server/wire/service_properties_record.h"
 
 namespace malachite::server {
 

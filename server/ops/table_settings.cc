@@ -1,6 +1,7 @@
 #include "server/ops/table_settings.h"
 
 #include "server/auth/acl_xml.h"
+#include "server/wire/service_properties_record.h"
 
 namespace malachite::server {
 

@@ -1,12 +1,9 @@
 #include "server/wire/service_properties.h"
 
-#include "server/wire/service_properties_parse.h"
 #include "server/wire/xml_util.h"
 
 namespace malachite::server {
 namespace {
-
-constexpr char kPropertiesRecordVersion = '\x01';
 
 std::string_view Bool(bool value) { return value ? "true" : "false"; }
 
@@ -93,21 +90,6 @@ std::string RenderServicePropertiesXml(const ServiceProperties& properties) {
   AppendCors(out, properties.cors);
   out += "</StorageServiceProperties>";
   return out;
-}
-
-std::string EncodeServicePropertiesRecord(const ServiceProperties& properties) {
-  return std::string(1, kPropertiesRecordVersion) + RenderServicePropertiesXml(properties);
-}
-
-Result<ServiceProperties> DecodeServicePropertiesRecord(std::string_view record) {
-  if (record.empty() || record.front() != kPropertiesRecordVersion) {
-    return Fail(ErrorCode::kInternalError, "unknown service properties record version");
-  }
-  auto update = ParseServicePropertiesXml(record.substr(1));
-  if (!update) return Fail(ErrorCode::kInternalError, "malformed service properties record");
-  ServiceProperties properties = DefaultServiceProperties();
-  update->ApplyTo(properties);
-  return properties;
 }
 
 }  // namespace malachite::server

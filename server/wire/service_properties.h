@@ -1,5 +1,5 @@
 // Table service properties (spec §4.15, §11.2): the model, partial updates, the Get body and the
-// stored form (storage/FORMAT.md, "settings"). Parsing a Set body: service_properties_parse.h.
+// Parsing a Set body: service_properties_parse.h; the stored form: service_properties_record.h.
 #pragma once
 
 #include <optional>
@@ -65,10 +65,5 @@ struct ServicePropertiesUpdate {
 // The Get Table Service Properties body, byte for byte in the service's form: a UTF-8 BOM, the
 // XML declaration, the elements in the service's order, an empty `<Cors />`.
 std::string RenderServicePropertiesXml(const ServiceProperties& properties);
-
-// The stored record: version byte 01 + RenderServicePropertiesXml.
-std::string EncodeServicePropertiesRecord(const ServiceProperties& properties);
-// Errors: kInternalError for a record this build did not write.
-Result<ServiceProperties> DecodeServicePropertiesRecord(std::string_view record);
 
 }  // namespace malachite::server

@@ -20,6 +20,7 @@
 #include "server/auth/acl_xml.h"
 #include "server/wire/service_properties.h"
 #include "server/wire/service_properties_parse.h"
+#include "server/wire/service_properties_record.h"
 #include "server/wire/xml_util.h"
 
 namespace {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "server/wire/service_properties_parse.h"
+#include "server/wire/service_properties_record.h"
 
 namespace malachite::server {
 namespace {
