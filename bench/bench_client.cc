@@ -203,7 +203,8 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
       return {std::move(request), 202, kBatchSize};
     }
     case Scenario::kPointRead:
-    case Scenario::kUpsert: {
+    case Scenario::kUpsert:
+    case Scenario::kMerge: {
       std::size_t i = state.random() % state.options.key_space;
       std::string pk = SeedPartition(i);
       std::string rk = SeedRow(i);
@@ -211,6 +212,12 @@ PreparedOp PrepareOp(RunState& state, std::size_t op, const ListCursor& cursor) 
         return {
             MakeRequest(target, state.signer, http::verb::get, EntityPath(target, pk, rk), "", ""),
             200};
+      }
+      if (state.options.scenario == Scenario::kMerge) {
+        Request request = MakeRequest(target, state.signer, http::verb::patch,
+                                      EntityPath(target, pk, rk), "", EntityBody(pk, rk, op));
+        request.set(http::field::if_match, "*");
+        return {std::move(request), 204};
       }
       return {MakeRequest(target, state.signer, http::verb::put, EntityPath(target, pk, rk), "",
                           EntityBody(pk, rk, op)),
@@ -349,6 +356,8 @@ std::string_view ScenarioName(Scenario scenario) {
       return "point-read";
     case Scenario::kUpsert:
       return "upsert";
+    case Scenario::kMerge:
+      return "merge";
     case Scenario::kList:
       return "list-page";
     case Scenario::kQueryPoint:

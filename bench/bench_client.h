@@ -22,6 +22,8 @@ enum class Scenario {
   kInsert,     // POST /<acct>/<t> with Prefer: return-no-content, fresh keys
   kPointRead,  // GET /<acct>/<t>(PartitionKey='..',RowKey='..') of a seeded entity
   kUpsert,     // PUT /<acct>/<t>(PartitionKey='..',RowKey='..') without If-Match (InsertOrReplace)
+  kMerge,      // PATCH /<acct>/<t>(PartitionKey='..',RowKey='..') of a seeded entity with
+               // If-Match: * (Merge Entity)
   kDelete,     // DELETE with If-Match: * of what a kInsert run with the same insert_prefix wrote
   kBatch,      // POST /<acct>/$batch: one changeset of kBatchSize inserts into one partition
                // (BatchKeys); one op = one batch, items = entities

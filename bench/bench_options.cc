@@ -21,10 +21,11 @@ constexpr std::string_view kUsage =
     "         [--scan-table <table>] [--scan-filter 'Qty eq -1']\n"
     "Loads --seed entities into --table by $batch of 100 (32 connections), then runs each\n"
     "scenario at each connection count until --ops requests (--list-ops pages for list and\n"
-    "scan) or --seconds have passed. Scenarios: insert, upsert, delete (of what insert wrote at\n"
-    "the same connection count: list insert first), read, batch ($batch of 100 inserts), list,\n"
-    "query-point, query-range (100 RowKeys of one partition), scan (non-key --scan-filter over\n"
-    "--scan-table; scanned counts need the server's --explain), none (load only).\n"
+    "scan) or --seconds have passed. Scenarios: insert, upsert, merge, delete (of what insert\n"
+    "wrote at the same connection count: list insert first), read, batch ($batch of 100\n"
+    "inserts), list, query-point, query-range (100 RowKeys of one partition), scan (non-key\n"
+    "--scan-filter over --scan-table; scanned counts need the server's --explain), none (load\n"
+    "only).\n"
     "With --reference-port every row also runs against the reference (bench_reference_server or\n"
     "nginx, a fixed 200; its CPU is the sum over --reference-pid's processes) and prints the\n"
     "ratios. Only loopback targets make sense: this is a load generator.\n";
@@ -42,6 +43,7 @@ std::optional<Scenario> ParseScenario(std::string_view name) {
   constexpr std::pair<std::string_view, Scenario> kNames[] = {
       {"read", Scenario::kPointRead},
       {"upsert", Scenario::kUpsert},
+      {"merge", Scenario::kMerge},
       {"list", Scenario::kList},
       {"insert", Scenario::kInsert},
       {"delete", Scenario::kDelete},
