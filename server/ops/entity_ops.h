@@ -5,9 +5,6 @@
 // response once it is durable.
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "server/ops/handler.h"
 
 namespace malachite::server {

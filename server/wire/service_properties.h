@@ -1,13 +1,10 @@
-// Table service properties (spec §4.15, §11.2): the model, partial updates, the Get body and the
+// Table service properties (spec §4.15, §11.2): the model, partial updates and the Get body.
 // Parsing a Set body: service_properties_parse.h; the stored form: service_properties_record.h.
 #pragma once
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
-
-#include "common/error.h"
 
 namespace malachite::server {
 
