@@ -8,6 +8,7 @@
 
 #include "common/encoding.h"
 #include "server/http/url_coding.h"
+#include "server/traffic/endpoint_answer.h"
 #include "server/wire/error_render.h"
 #include "server/wire/json_writer.h"
 #include "storage/account_reset.h"
@@ -20,8 +21,6 @@ constexpr std::string_view kPrefix = "/-/accounts";
 constexpr std::size_t kKeyBytes = 64;
 // Generated names: "t" + 14 of [a-z0-9], 72 bits, far inside the service's 24 characters.
 constexpr std::size_t kGeneratedNameLength = 15;
-
-std::string_view PathOf(std::string_view target) { return target.substr(0, target.find('?')); }
 
 std::string RandomBytes(std::size_t n) {
   std::string bytes(n, '\0');
@@ -48,11 +47,8 @@ void AnswerError(const DataEndpoints& data, const Error& error, Response& respon
   response.Set("Cache-Control", "no-cache");
 }
 
-void AnswerJson(Response& response, int status, std::string body) {
-  response.status = status;
-  response.Set("Content-Type", "application/json");
-  response.Set("Cache-Control", "no-cache");
-  response.body = std::move(body) + "\n";
+void AnswerJson(Response& response, int status, const std::string& body) {
+  Answer(response, status, "application/json", body + "\n");
 }
 
 // What the client asked for in the body of POST /-/accounts.
@@ -101,9 +97,9 @@ std::string ConnectionString(std::string_view scheme, const Account& account,
          ";AccountKey=" + account.key1 + ";TableEndpoint=" + std::string(endpoint) + ";";
 }
 
-std::string CreatedJson(const Request& request, const Account& account) {
-  const std::string scheme = request.secure ? "https" : "http";
-  const std::string host(request.Find("Host").value_or("127.0.0.1"));
+// `host`: the Host the request was sent to; `secure`: whether it came over TLS.
+std::string CreatedJson(const std::string& host, bool secure, const Account& account) {
+  const std::string scheme = secure ? "https" : "http";
   const auto [hostname, port] = SplitHost(host);
   const std::string endpoint = scheme + "://" + host + "/" + account.name;
   const std::string host_style =
@@ -163,7 +159,8 @@ AdminJob CreateJob(const DataEndpoints& data, const Request& request, Response& 
                 response);
     return {};
   }
-  return [&data, request_copy = request, account = std::move(*account)](Response& out) mutable {
+  return [&data, host = std::string(request.Find("Host").value_or("127.0.0.1")),
+          secure = request.secure, account = std::move(*account)](Response& out) mutable {
     const std::string record = EncodeRuntimeAccount(account);
     const std::string& account_name = account.name;
     // Durable first, then served: a client told 201 finds the account after a crash too. Tables
@@ -176,7 +173,7 @@ AdminJob CreateJob(const DataEndpoints& data, const Request& request, Response& 
       return write.PutRuntimeAccount(account_name, record);
     });
     if (!written) return AnswerError(data, written.error(), out);
-    const std::string body = CreatedJson(request_copy, account);
+    const std::string body = CreatedJson(host, secure, account);
     if (auto added = data.directory->Add({std::move(account)}); !added) {
       // Another POST took the name between the check and now: its record is the one stored.
       return AnswerError(data, added.error(), out);
