@@ -48,7 +48,8 @@ constexpr std::uint64_t kBatchBodyLimit = limits::kRequestBodyMax + 64 * 1024;
 // Per-connection buffers above this size are given back after each request instead of being
 // kept for the next one: a connection that once carried a 4 MiB body must not hold it while idle.
 constexpr std::size_t kRetainedBuffer = 64 * 1024;
-// A connection's read buffer from the start (it grows for larger requests, up to kRetainedBuffer).
+// A connection's read buffer once its first byte has come (it grows for larger requests, up to
+// kRetainedBuffer).
 constexpr std::size_t kFirstReadRoom = 4 * 1024;
 // Long $filter expressions and keys travel in the request line.
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
@@ -124,6 +125,15 @@ asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffe
                                                TrackedConnection& tracked) {
   tracked.MarkIdle();
   deadline.Arm();
+  if (buffer.capacity() == 0) {
+    // A plain connection that has sent nothing yet holds no read buffer: thousands of clients
+    // that connect and wait (pools opened ahead, port probes) cost their socket and coroutine
+    // frames only. Not for TLS, whose stream may already hold decrypted bytes the raw socket
+    // no longer shows.
+    auto [wec] = co_await Tcp(stream).socket().async_wait(asio::socket_base::wait_read, kTuple);
+    if (wec) co_return wec;
+    buffer.reserve(kFirstReadRoom);
+  }
   auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   if (ec) co_return ec;
   tracked.MarkBusy();
@@ -278,8 +288,8 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
     remote = ec ? "unknown" : endpoint.address().to_string();
   }
   // Room for a whole small request (head and a 1 KB entity) in one read; Beast's default
-  // reads 512 bytes at a time.
-  buffer.reserve(kFirstReadRoom);
+  // reads 512 bytes at a time. A plain connection gets it with its first byte (ReadRequest).
+  if (secure) buffer.reserve(kFirstReadRoom);
   for (;;) {
     exchange.Reset();
     RequestParser parser(exchange.request, shared.body_budget);

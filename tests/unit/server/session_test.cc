@@ -332,6 +332,29 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "session: a connection silent for a while after connecting is served when it speaks; one "
+    "that never speaks is closed at the request timeout",
+    "[session]") {
+  // A plain connection gets its read buffer only with its first byte (session.cc ReadRequest):
+  // the wait before it must neither lose that byte nor outlive the timeout.
+  OneSessionServer server(nullptr, std::chrono::seconds(1));
+  SECTION("speaks late") {
+    Client client(server.port());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const std::string request = "HEAD /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    asio::write(client.socket, asio::buffer(request + request));
+    CHECK(client.ReadHead().rfind("HTTP/1.1 405 Method Not Allowed\r\n", 0) == 0);
+    CHECK(client.ReadHead().rfind("HTTP/1.1 405 Method Not Allowed\r\n", 0) == 0);
+  }
+  SECTION("never speaks") {
+    Client client(server.port());
+    const auto started = std::chrono::steady_clock::now();
+    CHECK(client.ReadToClose() == "closed");
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+  }
+}
+
+TEST_CASE(
     "session: answers that fill the socket's send buffer while the client is not reading "
     "arrive whole and in order once it reads",
     "[session]") {
