@@ -5,6 +5,7 @@
 #include "server/auth/acl_xml.h"
 #include "server/ops/entity_write.h"
 #include "server/ops/table_settings.h"
+#include "server/wire/xml_util.h"
 
 namespace malachite::server {
 namespace {
@@ -24,7 +25,8 @@ Result<Outcome> HandleGetTableAcl(const RequestContext& ctx) {
   if (!acl) return tl::unexpected(acl.error());
   view->reset();
   Outcome outcome;
-  outcome.response.body = RenderAclXml(*acl);
+  // Azure: spec §4.13 — the body starts with a UTF-8 byte order mark (the stored record does not).
+  outcome.response.body = std::string(kUtf8Bom) + RenderAclXml(*acl);
   outcome.response.Set("Content-Type", "application/xml");
   return outcome;
 }

@@ -74,9 +74,8 @@ void ServicePropertiesUpdate::ApplyTo(ServiceProperties& properties) const {
 std::string RenderServicePropertiesXml(const ServiceProperties& properties) {
   // Azure: spec §11.2 — the service's body starts with a UTF-8 byte order mark, and Logging lists
   // Read, Write, Delete (the SDKs send Delete, Read, Write; either order is read).
-  std::string out =
-      "\xEF\xBB\xBF"
-      R"(<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties>)";
+  std::string out(kUtf8Bom);
+  out += R"(<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties>)";
   const LoggingSettings& logging = properties.logging;
   out += "<Logging>";
   AppendXmlElement(out, "Version", logging.version);

@@ -11,6 +11,10 @@
 
 namespace malachite::server {
 
+// Azure: spec §4.13, §11.2 — the service's XML answers (Get Table ACL, Get Table Service
+// Properties) start with a UTF-8 byte order mark; the SDKs' parsers skip it.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 // Parses `body` into `doc`. Azure: spec §11 — XML that is not well-formed (XML 1.0: one root
 // element, no repeated attribute, only XML characters, ...) is 400 InvalidXmlDocument, and so are
 // a DOCTYPE and an encoding declaration other than the body's own encoding (UTF-8, or UTF-16 with

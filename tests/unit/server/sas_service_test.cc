@@ -187,7 +187,9 @@ TEST_CASE("sas service: stored access policies apply at request time and go with
           "[sas]") {
   Fixture f;
   Populate(f, "orders");
+  // Azure: spec §4.13 — with the service's byte order mark.
   CHECK(f.Owner("GET", "/orders?comp=acl").body ==
+        "\xEF\xBB\xBF"
         R"(<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers />)");
   const std::string acl =
       "<SignedIdentifiers><SignedIdentifier><Id>readers</Id><AccessPolicy>"
@@ -196,6 +198,7 @@ TEST_CASE("sas service: stored access policies apply at request time and go with
   CHECK(f.Owner("PUT", "/orders?comp=acl", acl, {{"Content-Type", "application/xml"}}).status ==
         204);
   CHECK(f.Owner("GET", "/orders?comp=acl").body ==
+        "\xEF\xBB\xBF"
         R"(<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier>)"
         "<Id>readers</Id><AccessPolicy><Start>2026-01-01T00:00:00.0000000Z</Start>"
         "<Expiry>2027-01-01T00:00:00.0000000Z</Expiry><Permission>r</Permission></AccessPolicy>"
