@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "common/limits.h"
-#include "handler_harness.h"
 #include "server/net/body_budget.h"
+#include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
 namespace {
