@@ -1,16 +1,11 @@
-// The connection layer's limits as plain values: the body memory budget, the registry that
-// closes the longest-idle connections first, and the open-file limit.
-#include <sys/resource.h>
+// The body memory budget as plain values: charges against the limit, from one thread and many,
+// and when freed memory goes back to the system.
+#include "server/net/body_budget.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
-#include <memory>
-#include <string>
 #include <thread>
 #include <vector>
-
-#include "server/net/body_budget.h"
-#include "server/net/connection_registry.h"
-#include "server/net/fd_limit.h"
 
 namespace malachite::server {
 
@@ -56,60 +51,4 @@ TEST_CASE("body_budget: freed memory is returned only after a burst is over", "[
   CHECK_FALSE(ReturnFreedMemory(256u << 20, 200u << 20));  // still in use
   CHECK(ReturnFreedMemory(256u << 20, 4u << 20));
 }
-
-TEST_CASE("connection_registry: the longest-idle connections are closed first, never busy ones",
-          "[limits]") {
-  ConnectionRegistry registry(100);
-  std::vector<std::string> closed;
-  std::vector<std::unique_ptr<ConnectionRegistry::Registration>> connections;
-  for (int i = 0; i < 5; ++i) {
-    connections.push_back(std::make_unique<ConnectionRegistry::Registration>(
-        registry, [&closed, i] { closed.push_back("c" + std::to_string(i)); }));
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  CHECK(registry.size() == 5);
-  connections[0]->MarkBusy();  // working on a request
-  connections[1]->MarkIdle();  // finished one just now: idle the shortest
-  CHECK(registry.CloseLongestIdle(2) == 2);
-  CHECK(closed == std::vector<std::string>{"c2", "c3"});
-  // Already asked to close: not asked again.
-  CHECK(registry.CloseLongestIdle(5) == 2);
-  CHECK(closed == std::vector<std::string>{"c2", "c3", "c4", "c1"});
-  connections.clear();
-  CHECK(registry.size() == 0);
-}
-
-TEST_CASE("connection_registry: Trim closes idle connections only past the high-water mark",
-          "[limits]") {
-  ConnectionRegistry registry(32);
-  int closed = 0;
-  std::vector<std::unique_ptr<ConnectionRegistry::Registration>> connections;
-  for (int i = 0; i < 32; ++i) {
-    connections.push_back(
-        std::make_unique<ConnectionRegistry::Registration>(registry, [&closed] { ++closed; }));
-  }
-  CHECK(registry.Trim() == 0);
-  connections.push_back(
-      std::make_unique<ConnectionRegistry::Registration>(registry, [&closed] { ++closed; }));
-  // 33 open, high water 32: down to 32 - 32/16 = 30.
-  CHECK(registry.Trim() == 3);
-  CHECK(closed == 3);
-  // Those three are still open (closing): they do not count again.
-  CHECK(registry.Trim() == 0);
-}
-
-TEST_CASE("fd_limit: the soft limit is raised to the hard limit; the high-water mark leaves room",
-          "[limits]") {
-  const OpenFileLimit limit = RaiseOpenFileLimit();
-  rlimit now{};
-  REQUIRE(::getrlimit(RLIMIT_NOFILE, &now) == 0);
-  CHECK(now.rlim_cur == limit.now);
-  if (now.rlim_max != RLIM_INFINITY) CHECK(now.rlim_cur == now.rlim_max);
-  CHECK(limit.now >= limit.before);
-  CHECK(ConnectionHighWater(256) == 192);
-  CHECK(ConnectionHighWater(1024) == 864);
-  CHECK(ConnectionHighWater(1u << 20) == (1u << 20) - 32 - (1u << 17));
-  CHECK(ConnectionHighWater(40) == 1);
-}
-
 }  // namespace malachite::server

@@ -1,9 +1,10 @@
+#include "server/ops/batch_ops.h"
+
 #include <catch2/catch.hpp>
 #include <future>
 #include <regex>
 
 #include "server/http/router.h"
-#include "server/ops/batch_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {

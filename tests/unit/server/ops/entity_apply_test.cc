@@ -1,6 +1,7 @@
+#include "server/ops/entity_apply.h"
+
 #include <catch2/catch.hpp>
 
-#include "server/ops/entity_apply.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {

@@ -1,6 +1,7 @@
+#include "server/ops/entity_ops.h"
+
 #include <catch2/catch.hpp>
 
-#include "server/ops/entity_ops.h"
 #include "server/ops/entity_write.h"
 #include "tests/unit/server/handler_harness.h"
 

@@ -1,9 +1,10 @@
+#include "server/ops/query_ops.h"
+
 #include <catch2/catch.hpp>
 
 #include "common/encoding.h"
 #include "server/http/url_coding.h"
 #include "server/ops/entity_apply.h"
-#include "server/ops/query_ops.h"
 #include "tests/unit/server/handler_harness.h"
 
 namespace malachite::server {
