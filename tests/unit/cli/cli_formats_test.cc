@@ -3,12 +3,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "cli/entity_csv.h"
+#include "cli/entity_line.h"
+#include "cli/entity_reader.h"
+#include "cli/progress.h"
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/cli/entity_csv.h"
-#include "server/cli/entity_line.h"
-#include "server/cli/entity_reader.h"
-#include "server/cli/progress.h"
 
 namespace malachite::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "server/cli/checkpoint.h"
-#include "server/cli/exporter.h"
-#include "server/cli/importer.h"
+#include "cli/checkpoint.h"
+#include "cli/exporter.h"
+#include "cli/importer.h"
 #include "tests/support/temp_dir.h"
 
 namespace malachite::cli {

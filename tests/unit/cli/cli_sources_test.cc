@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/azurite_db.h"
+#include "cli/connection_string.h"
+#include "cli/seed_dir.h"
 #include "common/datetime.h"
-#include "server/cli/azurite_db.h"
-#include "server/cli/connection_string.h"
-#include "server/cli/seed_dir.h"
 #include "tests/support/temp_dir.h"
 
 namespace malachite::cli {

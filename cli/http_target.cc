@@ -4,10 +4,10 @@
 
 #include <mutex>
 
+#include "cli/table_client.h"
+#include "cli/table_target.h"
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/cli/table_client.h"
-#include "server/cli/table_target.h"
 #include "server/http/url_coding.h"
 #include "server/wire/entity_json_parse.h"
 #include "server/wire/entity_json_render.h"

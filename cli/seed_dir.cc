@@ -1,12 +1,12 @@
-#include "server/cli/seed_dir.h"
+#include "cli/seed_dir.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "cli/entity_reader.h"
 #include "common/encoding.h"
 #include "common/validation.h"
-#include "server/cli/entity_reader.h"
 
 namespace malachite::cli {
 namespace {

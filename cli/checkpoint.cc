@@ -1,4 +1,4 @@
-#include "server/cli/checkpoint.h"
+#include "cli/checkpoint.h"
 
 #include <cstdio>
 #include <fstream>

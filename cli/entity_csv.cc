@@ -1,12 +1,12 @@
-#include "server/cli/entity_csv.h"
+#include "cli/entity_csv.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "cli/entity_line.h"
 #include "common/datetime.h"
 #include "common/encoding.h"
 #include "common/property_view.h"
-#include "server/cli/entity_line.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::cli {

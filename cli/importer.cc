@@ -1,4 +1,4 @@
-#include "server/cli/importer.h"
+#include "cli/importer.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/cli/progress.h"
+#include "cli/progress.h"
 
 namespace malachite::cli {
 namespace {

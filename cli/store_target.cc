@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "server/cli/table_target.h"
+#include "cli/table_target.h"
 #include "storage/data_dir_lock.h"
 #include "storage/store.h"
 

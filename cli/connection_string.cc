@@ -1,4 +1,4 @@
-#include "server/cli/connection_string.h"
+#include "cli/connection_string.h"
 
 #include <boost/url/parse.hpp>
 #include <map>

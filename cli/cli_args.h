@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/connection_string.h"
+#include "cli/table_target.h"
 #include "common/error.h"
-#include "server/cli/connection_string.h"
-#include "server/cli/table_target.h"
 
 namespace malachite::cli {
 

@@ -1,7 +1,7 @@
-#include "server/cli/entity_reader.h"
+#include "cli/entity_reader.h"
 
-#include "server/cli/entity_csv.h"
-#include "server/cli/entity_line.h"
+#include "cli/entity_csv.h"
+#include "cli/entity_line.h"
 
 namespace malachite::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "server/cli/exporter.h"
+#include "cli/exporter.h"
 
-#include "server/cli/entity_csv.h"
-#include "server/cli/entity_line.h"
-#include "server/cli/progress.h"
+#include "cli/entity_csv.h"
+#include "cli/entity_line.h"
+#include "cli/progress.h"
 
 namespace malachite::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "server/cli/cli_args.h"
+#include "cli/cli_args.h"
 
 #include <algorithm>
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/connection_string.h"
 #include "common/error.h"
-#include "server/cli/connection_string.h"
 #include "server/http/message.h"
 
 namespace malachite::cli {

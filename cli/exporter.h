@@ -6,9 +6,9 @@
 #include <ostream>
 #include <string>
 
+#include "cli/entity_reader.h"
+#include "cli/table_target.h"
 #include "common/error.h"
-#include "server/cli/entity_reader.h"
-#include "server/cli/table_target.h"
 
 namespace malachite::cli {
 

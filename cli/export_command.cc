@@ -4,10 +4,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "server/cli/cli_args.h"
-#include "server/cli/cli_main.h"
-#include "server/cli/exporter.h"
-#include "server/cli/progress.h"
+#include "cli/cli_args.h"
+#include "cli/cli_main.h"
+#include "cli/exporter.h"
+#include "cli/progress.h"
 
 namespace malachite::cli {
 namespace {

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "cli/checkpoint.h"
+#include "cli/entity_reader.h"
+#include "cli/table_target.h"
 #include "common/error.h"
-#include "server/cli/checkpoint.h"
-#include "server/cli/entity_reader.h"
-#include "server/cli/table_target.h"
 
 namespace malachite::cli {
 

@@ -1,12 +1,12 @@
-#include "server/cli/azurite_db.h"
+#include "cli/azurite_db.h"
 
 #include <simdjson.h>
 
 #include <filesystem>
 
+#include "cli/entity_line.h"
 #include "common/datetime.h"
 #include "common/encoding.h"
-#include "server/cli/entity_line.h"
 #include "server/wire/json_writer.h"
 
 namespace malachite::cli {

@@ -4,12 +4,12 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/azurite_db.h"
+#include "cli/cli_args.h"
+#include "cli/cli_main.h"
+#include "cli/importer.h"
+#include "cli/progress.h"
 #include "config/server_config.h"
-#include "server/cli/azurite_db.h"
-#include "server/cli/cli_args.h"
-#include "server/cli/cli_main.h"
-#include "server/cli/importer.h"
-#include "server/cli/progress.h"
 
 namespace malachite::cli {
 namespace {

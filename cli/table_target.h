@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/connection_string.h"
 #include "common/entity.h"
 #include "common/error.h"
-#include "server/cli/connection_string.h"
 
 namespace malachite::cli {
 

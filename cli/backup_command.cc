@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "server/cli/cli_args.h"
-#include "server/cli/cli_main.h"
-#include "server/cli/table_client.h"
+#include "cli/cli_args.h"
+#include "cli/cli_main.h"
+#include "cli/table_client.h"
 #include "server/http/url_coding.h"
 #include "storage/backup.h"
 #include "storage/data_dir_lock.h"

@@ -1,4 +1,4 @@
-#include "server/cli/table_client.h"
+#include "cli/table_client.h"
 
 #include <simdjson.h>
 

@@ -1,4 +1,4 @@
-#include "server/cli/progress.h"
+#include "cli/progress.h"
 
 #include <unistd.h>
 

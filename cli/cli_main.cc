@@ -1,4 +1,4 @@
-#include "server/cli/cli_main.h"
+#include "cli/cli_main.h"
 
 #include <cstdio>
 #include <string>

@@ -1,4 +1,4 @@
-#include "server/cli/entity_line.h"
+#include "cli/entity_line.h"
 
 #include <simdjson.h>
 
