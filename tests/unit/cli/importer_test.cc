@@ -1,4 +1,6 @@
 // The import and export engines against a real store in a temp dir (the offline target).
+#include "cli/importer.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -6,7 +8,6 @@
 
 #include "cli/checkpoint.h"
 #include "cli/exporter.h"
-#include "cli/importer.h"
 #include "tests/support/temp_dir.h"
 
 namespace malachite::cli {
