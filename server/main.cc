@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/cli_main.h"
+#include "cli/seed_dir.h"
 #include "common/clock.h"
 #include "config/azurite_args.h"
 #include "config/man_page.h"
@@ -18,8 +20,6 @@
 #include "server/admin/account_endpoints.h"
 #include "server/admin/data_endpoints.h"
 #include "server/auth/bearer.h"
-#include "server/cli/cli_main.h"
-#include "server/cli/seed_dir.h"
 #include "server/net/listener.h"
 #include "server/net/logging.h"
 #include "server/net/probe.h"

@@ -2,8 +2,8 @@
 
 The refusal has to be seen from an address that is not loopback, so the checks run in a network
 namespace the test creates (netns_admin_probe.py, under `unshare --net`: root only; otherwise
-the test skips and says why, and the rule is still covered by tests/unit/server
-admin_access_test.cc).
+the test skips and says why, and the rule is still covered by
+tests/unit/server/admin/admin_access_test.cc).
 """
 import json
 import os
