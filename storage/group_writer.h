@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "storage/store.h"
 #include "storage/space_alarm.h"
+#include "storage/store.h"
 #include "storage/store_core.h"
 #include "storage/timestamp_source.h"
 #include "storage/txn_write_context.h"

@@ -43,8 +43,9 @@ LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve>
   // With kFull a commit waits for its fsync: that wait belongs on the writer thread, never on
   // a caller's (an I/O thread serving other connections), so TryWrite declines.
   const bool allow_inline = options.durability != Durability::kFull;
-  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, options.max_batch, allow_inline,
-                                          [this] { reclaimer_->Kick(); }, space_alarm_.get());
+  writer_ = std::make_unique<GroupWriter>(
+      core_, clock, last_ticks, options.max_batch, allow_inline, [this] { reclaimer_->Kick(); },
+      space_alarm_.get());
   reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
   if (options.durability != Durability::kNone) {
     flusher_ = std::make_unique<EnvFlusher>(core_.env->get(), options.sync_interval,

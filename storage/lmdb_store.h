@@ -16,8 +16,8 @@ namespace malachite::storage {
 class LmdbStore final : public Store {
  public:
   // `reserve` may be null (no space alarm).
-  LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve> reserve,
-            const Clock& clock, std::int64_t last_ticks, const StoreOptions& options);
+  LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve> reserve, const Clock& clock,
+            std::int64_t last_ticks, const StoreOptions& options);
   ~LmdbStore() override;
 
   Result<std::unique_ptr<ReadView>> Read() override;

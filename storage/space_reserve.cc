@@ -16,7 +16,7 @@ constexpr std::uint64_t kSmallestTake = 64u << 10;
 }  // namespace
 
 Result<std::unique_ptr<SpaceReserve>> SpaceReserve::Open(const std::string& dir,
-                                                        std::uint64_t bytes) {
+                                                         std::uint64_t bytes) {
   const std::string path = dir + "/space.reserve";
   const bool existed = ::access(path.c_str(), F_OK) == 0;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

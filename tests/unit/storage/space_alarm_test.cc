@@ -1,3 +1,5 @@
+#include "storage/space_alarm.h"
+
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "common/clock.h"
-#include "storage/space_alarm.h"
 #include "storage/space_reserve.h"
 #include "storage/store.h"
 #include "tests/support/temp_dir.h"
@@ -76,9 +77,10 @@ TEST_CASE("space_reserve: on a disk without room for all of it, the reserve take
   CHECK((*reserve)->held() == (1u << 20));  // a failed take keeps what was held
 }
 
-TEST_CASE("space_alarm: on a full disk deletes commit one by one, other writes are refused, and "
-          "the freed pages take new inserts",
-          "[storage]") {
+TEST_CASE(
+    "space_alarm: on a full disk deletes commit one by one, other writes are refused, and "
+    "the freed pages take new inserts",
+    "[storage]") {
   SmallDisk disk(8u << 20);
   if (!disk.mounted()) return;
   StoreOptions options;
