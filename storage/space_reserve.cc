@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,6 +13,7 @@ namespace malachite::storage {
 namespace {
 
 constexpr std::uint64_t kSmallestTake = 64u << 10;
+constexpr std::uint64_t kPage = 4096;
 
 }  // namespace
 
@@ -57,7 +59,12 @@ bool SpaceReserve::Allocate(std::uint64_t bytes) {
 bool SpaceReserve::TakeAll() { return Allocate(wanted_); }
 
 std::uint64_t SpaceReserve::TakeWhatFits() {
-  for (std::uint64_t bytes = wanted_; bytes > held_ && bytes >= kSmallestTake; bytes /= 2) {
+  // Aim at the room the file system reports (whole pages), so a reserve given back and taken
+  // again loses only what the deletes used; halve when the file system's own bookkeeping needs
+  // more than that.
+  const std::uint64_t room = (held_ + DiskRoom()) / kPage * kPage;
+  for (std::uint64_t bytes = std::min(wanted_, room); bytes > held_ && bytes >= kSmallestTake;
+       bytes /= 2) {
     if (Allocate(bytes)) break;
   }
   return held_;

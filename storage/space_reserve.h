@@ -27,8 +27,9 @@ class SpaceReserve {
 
   // Allocates the whole reserve (`bytes` of Open) or nothing: true when it is held afterwards.
   bool TakeAll();
-  // Allocates as much of the reserve as the file system has room for, halving the request down
-  // to 64 KiB; returns the bytes held afterwards (0 when not even that fits).
+  // Allocates as much of the reserve as the file system has room for (in 4 KiB steps; halving
+  // the request, down to 64 KiB, when that does not fit); returns the bytes held afterwards
+  // (what was held before when not even that fits).
   std::uint64_t TakeWhatFits();
   // Gives every block of the reserve back to the file system; returns how many bytes it held.
   std::uint64_t Release();
