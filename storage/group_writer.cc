@@ -1,7 +1,9 @@
 #include "storage/group_writer.h"
 
 #include <exception>
+#include <string>
 
+#include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 #include "storage/store_meta.h"
 
@@ -21,15 +23,27 @@ constexpr std::int64_t kTimestampLeaseTicks = 1'000'000;  // 100 ms
 
 }  // namespace
 
+void GroupWriter::NoteDiskFull(Error* error) {
+  // LMDB needs fresh pages even to delete (it copies every page it changes, and the pages a
+  // commit frees are reusable only two commits later), so on a full disk deletes fail too unless
+  // something gives blocks back: the alarm's reserve.
+  const std::uint64_t released = space_alarm_->Raise();
+  if (released > 0) {
+    error->detail += "; space alarm raised: " + std::to_string(released) +
+                     " reserved bytes given back for deletes, writes that add data are refused";
+  }
+}
+
 GroupWriter::GroupWriter(const StoreCore& core, const Clock& clock, std::int64_t last_ticks,
                          std::size_t max_batch, bool allow_inline,
-                         std::function<void()> on_tables_deleted)
+                         std::function<void()> on_tables_deleted, SpaceAlarm* space_alarm)
     : core_(core),
       timestamps_(clock, last_ticks),
       persisted_bound_(last_ticks),
       max_batch_(max_batch == 0 ? 1 : max_batch),
       allow_inline_(allow_inline),
-      on_tables_deleted_(std::move(on_tables_deleted)) {
+      on_tables_deleted_(std::move(on_tables_deleted)),
+      space_alarm_(space_alarm) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -137,6 +151,8 @@ Result<void> GroupWriter::RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item*
 
 void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results) {
   results.reserve(batch.size());
+  // Checked before the transaction begins (it may read LMDB's free list in one of its own).
+  const bool space_alarm = space_alarm_ != nullptr && space_alarm_->Check();
   auto parent = LmdbTxn::Begin(core_.env->get(), nullptr, 0);
   if (!parent) {
     results.assign(batch.size(), Result<void>(tl::unexpected<Error>(parent.error())));
@@ -144,6 +160,7 @@ void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>
   }
   // Ends after `parent` commits, or before it aborts: either way a catalog change it began is over.
   TxnWriteContext ctx(core_, timestamps_);
+  ctx.SetSpaceAlarm(space_alarm);
   if (batch.size() == 1) {
     // A group of one needs no nested transaction: if it fails, the whole transaction aborts.
     ctx.Reset(parent->get());
@@ -168,13 +185,15 @@ void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>
     commit = WriteMetaU64(parent->get(), core_.env->dbs().meta, kMetaLastTimestamp,
                           static_cast<std::uint64_t>(bound));
   }
-  if (commit) commit = parent->Commit();  // one commit (and at most one fsync) for the group
+  int commit_rc = 0;
+  if (commit) commit = parent->Commit(&commit_rc);  // one commit (and at most one fsync) for all
   if (commit) {
     persisted_bound_ = bound;
     commits_.fetch_add(1);
     if (ctx.tables_deleted() && on_tables_deleted_) on_tables_deleted_();
     return;
   }
+  if (space_alarm_ != nullptr && IsDiskFull(commit_rc)) NoteDiskFull(&commit.error());
   // A failed commit applied nothing: every request that had succeeded gets its error; one that
   // failed on its own keeps its own error.
   for (Result<void>& result : results) {

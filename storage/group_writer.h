@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "storage/space_alarm.h"
 #include "storage/store.h"
 #include "storage/store_core.h"
 #include "storage/timestamp_source.h"
@@ -31,8 +32,11 @@ class GroupWriter {
   // committing thread after a successful commit in which some request deleted a table, before
   // that group's results are reported. `max_batch` 0 counts as 1. `allow_inline`: TryWrite may
   // commit on the caller's thread (only when a commit does not wait for an fsync).
+  // `space_alarm` (may be null: no alarm) is raised by a commit that finds the disk full, and
+  // while raised every group runs with TxnWriteContext::SetSpaceAlarm; it must outlive the writer.
   GroupWriter(const StoreCore& core, const Clock& clock, std::int64_t last_ticks,
-              std::size_t max_batch, bool allow_inline, std::function<void()> on_tables_deleted);
+              std::size_t max_batch, bool allow_inline, std::function<void()> on_tables_deleted,
+              SpaceAlarm* space_alarm = nullptr);
   ~GroupWriter();  // Stop()
   GroupWriter(const GroupWriter&) = delete;
   GroupWriter& operator=(const GroupWriter&) = delete;
@@ -66,6 +70,8 @@ class GroupWriter {
   void CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results);
   Result<void> RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item* item);
   Result<void> RunFn(TxnWriteContext* ctx, Item* item);
+  // A commit failed with a full disk: raises the space alarm and says so in `error`'s detail.
+  void NoteDiskFull(Error* error);
 
   const StoreCore& core_;
   TimestampSource timestamps_;  // under commit_mu_
@@ -75,6 +81,7 @@ class GroupWriter {
   const std::size_t max_batch_;
   const bool allow_inline_;
   std::function<void()> on_tables_deleted_;
+  SpaceAlarm* const space_alarm_;
 
   // Held by whichever thread commits a group: the writer thread or a TryWrite caller. Taken
   // before mu_ when both are held.

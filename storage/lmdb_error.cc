@@ -9,6 +9,8 @@ namespace malachite::storage {
 
 std::string LmdbErrorText(int rc) { return mdb_strerror(rc); }
 
+bool IsDiskFull(int rc) { return rc == ENOSPC || rc == EDQUOT || rc == EIO; }
+
 Error LmdbError(int rc, std::string_view what) {
   std::string op(what);
   // LMDB: MDB_MAP_FULL means the map size (StoreOptions::map_size_bytes) is exhausted; ENOSPC and

@@ -16,6 +16,11 @@ namespace malachite::storage {
 // REQUIRES: rc != 0 (MDB_SUCCESS); MDB_NOTFOUND is absence and callers handle it before this.
 Error LmdbError(int rc, std::string_view what);
 
+// True for the return codes that mean the data disk did not take a commit's pages: ENOSPC,
+// EDQUOT, and EIO (LMDB's report of a short write, what a full file system does to the last page
+// that fits). Not MDB_MAP_FULL: a full map is address space, not disk (lmdb_error.cc).
+bool IsDiskFull(int rc);
+
 // LMDB's text for `rc` (mdb_strerror), for messages that carry their own context.
 std::string LmdbErrorText(int rc);
 

@@ -26,17 +26,26 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
     return Fail(ErrorCode::kInternalError,
                 "data directory " + options.data_dir + ": " + last_ticks.error().message);
   }
-  return std::unique_ptr<Store>(new LmdbStore(std::move(*env), clock, *last_ticks, options));
+  std::unique_ptr<SpaceReserve> reserve;
+  if (options.space_reserve_bytes > 0) {
+    auto opened = SpaceReserve::Open(options.data_dir, options.space_reserve_bytes);
+    if (!opened) return tl::unexpected<Error>(opened.error());
+    reserve = std::move(*opened);
+  }
+  return std::unique_ptr<Store>(
+      new LmdbStore(std::move(*env), std::move(reserve), clock, *last_ticks, options));
 }
 
-LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
-                     const StoreOptions& options)
+LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve> reserve,
+                     const Clock& clock, std::int64_t last_ticks, const StoreOptions& options)
     : core_(std::move(env)) {
+  if (reserve) space_alarm_ = std::make_unique<SpaceAlarm>(*core_.env, std::move(reserve));
   // With kFull a commit waits for its fsync: that wait belongs on the writer thread, never on
   // a caller's (an I/O thread serving other connections), so TryWrite declines.
   const bool allow_inline = options.durability != Durability::kFull;
-  writer_ = std::make_unique<GroupWriter>(core_, clock, last_ticks, options.max_batch, allow_inline,
-                                          [this] { reclaimer_->Kick(); });
+  writer_ = std::make_unique<GroupWriter>(
+      core_, clock, last_ticks, options.max_batch, allow_inline, [this] { reclaimer_->Kick(); },
+      space_alarm_.get());
   reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
   if (options.durability != Durability::kNone) {
     flusher_ = std::make_unique<EnvFlusher>(core_.env->get(), options.sync_interval,

@@ -7,6 +7,7 @@
 #include "storage/group_writer.h"
 #include "storage/read_txn_pool.h"
 #include "storage/reclaimer.h"
+#include "storage/space_alarm.h"
 #include "storage/store.h"
 #include "storage/store_core.h"
 
@@ -14,8 +15,9 @@ namespace malachite::storage {
 
 class LmdbStore final : public Store {
  public:
-  LmdbStore(std::unique_ptr<LmdbEnv> env, const Clock& clock, std::int64_t last_ticks,
-            const StoreOptions& options);
+  // `reserve` may be null (no space alarm).
+  LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve> reserve, const Clock& clock,
+            std::int64_t last_ticks, const StoreOptions& options);
   ~LmdbStore() override;
 
   Result<std::unique_ptr<ReadView>> Read() override;
@@ -32,6 +34,7 @@ class LmdbStore final : public Store {
  private:
   StoreCore core_;
   ReadTxnPool read_txns_{core_.env->get()};  // before core_ closes the environment
+  std::unique_ptr<SpaceAlarm> space_alarm_;  // null without a reserve; outlives writer_
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;
   std::unique_ptr<EnvFlusher> flusher_;  // null for Durability::kNone

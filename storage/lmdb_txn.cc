@@ -20,12 +20,14 @@ LmdbTxn& LmdbTxn::operator=(LmdbTxn&& other) noexcept {
   return *this;
 }
 
-Result<void> LmdbTxn::Commit() {
+Result<void> LmdbTxn::Commit(int* lmdb_rc) {
   // LMDB: mdb_txn_commit frees the transaction whatever it returns; forget it first so the
   // destructor never aborts a freed handle.
   MDB_txn* txn = txn_;
   txn_ = nullptr;
-  return LmdbCheck(mdb_txn_commit(txn), "commit");
+  const int rc = mdb_txn_commit(txn);
+  if (lmdb_rc != nullptr) *lmdb_rc = rc;
+  return LmdbCheck(rc, "commit");
 }
 
 void LmdbTxn::Abort() {

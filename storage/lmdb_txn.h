@@ -50,8 +50,9 @@ class LmdbTxn {
   LmdbTxn& operator=(const LmdbTxn&) = delete;
   ~LmdbTxn() { Abort(); }
 
-  // Commits and forgets the handle (also on failure: nothing was applied then).
-  Result<void> Commit();
+  // Commits and forgets the handle (also on failure: nothing was applied then). `lmdb_rc`, when
+  // given, gets mdb_txn_commit's return code (0 on success), for callers that tell causes apart.
+  Result<void> Commit(int* lmdb_rc = nullptr);
   // Aborts if still open. Idempotent.
   void Abort();
 

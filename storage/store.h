@@ -36,6 +36,9 @@ struct StoreOptions {
   Durability durability = Durability::kProcess;
   std::chrono::milliseconds sync_interval{1000};
   std::size_t max_batch = 256;  // most requests one group commit takes
+  // Bytes of disk kept in <data_dir>/space.reserve and given back when a commit finds the disk
+  // full, so deletes still commit (storage/FORMAT.md, "Full disks"). 0: no reserve, no alarm.
+  std::uint64_t space_reserve_bytes = 2u << 20;
   // Called (on a background thread) when the background flush fails, e.g. EIO; may be empty.
   std::function<void(const Error&)> on_background_error;
 };

@@ -9,6 +9,16 @@ TxnWriteContext::~TxnWriteContext() {
   if (catalog_changing_) core_.generation.EndChange();
 }
 
+Result<void> TxnWriteContext::CheckSpace() const {
+  if (!space_alarm_) return {};
+  // Emulator: after etcd's NOSPACE alarm. A write that adds data would eat the reserve that the
+  // alarm gave back for deletes, so it is refused without being tried (storage/FORMAT.md).
+  return Fail(ErrorCode::kInsufficientAccountResources,
+              "The storage is full: only deletes are accepted until space is freed; nothing was "
+              "written.",
+              "space alarm: the data disk was found full; writes that add data are refused");
+}
+
 void TxnWriteContext::BeginCatalogChange() {
   if (catalog_changing_) return;
   catalog_changing_ = true;
@@ -29,6 +39,7 @@ Result<std::optional<TableInfo>> TxnWriteContext::FindTable(std::string_view acc
 
 Result<std::optional<TableInfo>> TxnWriteContext::CreateTable(std::string_view account,
                                                               std::string_view name) {
+  if (auto ok = CheckSpace(); !ok) return tl::unexpected(ok.error());
   bytes_written_ += 64;
   live_table_.reset();
   BeginCatalogChange();
@@ -75,6 +86,7 @@ Result<void> TxnWriteContext::CheckLive(const TableInfo& table) {
 }
 
 Result<void> TxnWriteContext::EncodeForWrite(const TableInfo& table, const Entity& entity) {
+  if (auto ok = CheckSpace(); !ok) return ok;
   if (auto ok = CheckLive(table); !ok) return ok;
   key_buf_.clear();
   AppendEntityKey(&key_buf_, table.id, entity.partition_key, entity.row_key);
@@ -110,6 +122,7 @@ Result<bool> TxnWriteContext::DeleteEntity(const TableInfo& table, std::string_v
 }
 
 Result<void> TxnWriteContext::SetTableAcl(const TableInfo& table, std::string_view record) {
+  if (auto ok = CheckSpace(); !ok) return ok;
   if (auto ok = CheckLive(table); !ok) return ok;
   bytes_written_ += 16 + record.size();
   return core_.settings.Put(txn_, TableAclKey(table.id), record);
@@ -121,11 +134,13 @@ Result<std::optional<std::string>> TxnWriteContext::GetServiceProperties(std::st
 
 Result<void> TxnWriteContext::SetServiceProperties(std::string_view account,
                                                    std::string_view record) {
+  if (auto ok = CheckSpace(); !ok) return ok;
   bytes_written_ += account.size() + record.size();
   return core_.settings.Put(txn_, ServicePropertiesKey(account), record);
 }
 
 Result<void> TxnWriteContext::PutRuntimeAccount(std::string_view account, std::string_view record) {
+  if (auto ok = CheckSpace(); !ok) return ok;
   return core_.settings.Put(txn_, RuntimeAccountKey(account), record);
 }
 

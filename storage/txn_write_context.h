@@ -35,6 +35,10 @@ class TxnWriteContext final : public WriteContext {
   // whose nested transaction is aborted (it may have created the table it then confirmed).
   void Continue(MDB_txn* txn) { txn_ = txn; }
   void ForgetTables() { live_table_.reset(); }
+  // While set (the space alarm is raised, space_alarm.h), the writes that add data (PutEntity,
+  // InsertEntity, CreateTable, SetTableAcl, SetServiceProperties, PutRuntimeAccount) fail with
+  // kInsufficientAccountResources before touching LMDB; reads and deletes go on.
+  void SetSpaceAlarm(bool raised) { space_alarm_ = raised; }
   MDB_txn* txn() const { return txn_; }
   const StoreCore& core() const { return core_; }
   // True once any request of the group deleted a table (the reclaimer must be woken).
@@ -69,6 +73,8 @@ class TxnWriteContext final : public WriteContext {
   Result<void> EncodeForWrite(const TableInfo& table, const Entity& entity);
   // Errors: kTableNotFound when `table` is not the live table of its name, storage errors.
   Result<void> CheckLive(const TableInfo& table);
+  // Success, or the error of a write refused by the space alarm.
+  Result<void> CheckSpace() const;
   // Before any catalog change of this context: read views stop sharing tables found until the
   // group's transaction ends.
   void BeginCatalogChange();
@@ -77,6 +83,7 @@ class TxnWriteContext final : public WriteContext {
   TimestampSource& timestamps_;
   MDB_txn* txn_ = nullptr;
   bool tables_deleted_ = false;
+  bool space_alarm_ = false;
   bool catalog_changing_ = false;  // BeginChange called; EndChange when the context ends
   std::size_t bytes_written_ = 0;
   std::string key_buf_;  // reused: no allocation per operation once warm

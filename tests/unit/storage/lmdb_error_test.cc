@@ -29,6 +29,15 @@ TEST_CASE(
   CHECK(LmdbError(EIO, "commit").message.find("nothing was written") != std::string::npos);
 }
 
+TEST_CASE("lmdb_error: a full disk is ENOSPC, EDQUOT or a short write's EIO, not a full map",
+          "[storage]") {
+  CHECK(IsDiskFull(ENOSPC));
+  CHECK(IsDiskFull(EDQUOT));
+  CHECK(IsDiskFull(EIO));
+  CHECK_FALSE(IsDiskFull(MDB_MAP_FULL));
+  CHECK_FALSE(IsDiskFull(0));
+}
+
 TEST_CASE("lmdb_error: other codes are internal errors naming the operation", "[storage]") {
   const Error error = LmdbError(MDB_CORRUPTED, "put entity");
   CHECK(error.code == ErrorCode::kInternalError);
