@@ -131,6 +131,11 @@ Result<void> Service::Run(Exchange& exchange) const {
   ctx.sas = sas.get();
   ctx.rbac = rbac;
   auto outcome = Dispatch(ctx);
+  // The handler's read, still before the throttle as before (ARCHITECTURE.md: the next change
+  // admits the request first).
+  if (outcome && outcome->read) {
+    if (auto read = outcome->read(ctx, *outcome); !read) outcome = tl::unexpected(read.error());
+  }
   // ARCHITECTURE.md: auth -> throttle -> handler. Dispatch has decoded the request (and answered a
   // read) but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
   // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
