@@ -71,14 +71,12 @@ Result<Outcome> HandleGetServiceStats(const RequestContext& ctx) {
 
 namespace {
 
-// The preflight's read of the account's CORS rules.
+// The preflight's read of the account's CORS rules (through the cache, as the actual requests'
+// CORS headers: a browser sends a preflight before many of them).
 Result<void> ReadPreflight(const RequestContext& ctx, Outcome& outcome) {
-  auto view = ctx.store.Read();
-  if (!view) return tl::unexpected(view.error());
-  auto properties = ReadServiceProperties(**view, ctx.route.account);
+  auto properties = CachedServiceProperties(ctx.store, ctx.route.account);
   if (!properties) return tl::unexpected(properties.error());
-  view->reset();
-  if (auto ok = AnswerPreflight(properties->cors, ctx.request, outcome.response); !ok) {
+  if (auto ok = AnswerPreflight((*properties)->cors, ctx.request, outcome.response); !ok) {
     return tl::unexpected(ok.error());
   }
   return {};

@@ -84,6 +84,7 @@ class ReadCountingStore final : public storage::Store {
   Result<void> Write(storage::WriteFn fn) override { return store_->Write(std::move(fn)); }
   void WaitForReclaim() override { store_->WaitForReclaim(); }
   storage::StoreStats Stats() const override { return store_->Stats(); }
+  storage::StoreGeneration Generation() const override { return store_->Generation(); }
   Result<std::uint64_t> Backup(const std::string& dest_dir) override {
     return store_->Backup(dest_dir);
   }
