@@ -105,9 +105,9 @@ int main(int argc, char** argv) {
     route.table = "orders";
     route.partition_key = "hot";
     RequestCharge charge;
-    Report("TrafficControl::Gate + Record (no fault rules)",
+    Report("TrafficControl::Admit + Record (no fault rules)",
            NanosPerOp(iterations, [&](std::size_t) {
-             traffic.Gate(route, &charge);
+             traffic.Admit(route, &charge);
              traffic.Record(route.op, 204, std::chrono::microseconds(40));
            }));
   }

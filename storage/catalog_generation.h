@@ -11,11 +11,12 @@
 
 namespace malachite::storage {
 
-// A seqlock over the catalog. The writer makes it odd before a write transaction changes the
-// catalog and even again once that transaction has committed or aborted; a reader reads it before
-// and after its snapshot starts. A snapshot that started while the value stayed at one even value
-// sees the catalog every other such snapshot sees, so a table found in one is the same table in
-// all of them.
+// A seqlock over the catalog and the settings database (StoreGeneration, for the server's caches of
+// settings). The writer makes it odd before a write transaction changes either and even again once
+// that transaction has committed or aborted; a reader reads it before and after its snapshot
+// starts. A snapshot that started while the value stayed at one even value sees the catalog (and
+// the settings) every other such snapshot sees, so a table found in one is the same table in all
+// of them.
 class CatalogGeneration {
  public:
   // Never a stable generation (odd): a view with it looks every table up.

@@ -80,6 +80,7 @@ class LmdbReadView final : public ReadView {
   Result<std::optional<std::string>> GetServiceProperties(std::string_view account) override;
   Result<void> ScanRuntimeAccounts(
       const std::function<void(std::string_view, std::string_view)>& visit) override;
+  StoreGeneration generation() const override { return {core_.generation.store_id(), generation_}; }
 
  private:
   const StoreCore& core_;

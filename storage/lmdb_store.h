@@ -29,6 +29,9 @@ class LmdbStore final : public Store {
   Result<void> Write(WriteFn fn) override;
   void WaitForReclaim() override;
   StoreStats Stats() const override;
+  StoreGeneration Generation() const override {
+    return {core_.generation.store_id(), core_.generation.Before()};
+  }
   Result<std::uint64_t> Backup(const std::string& dest_dir) override;
 
  private:

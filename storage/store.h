@@ -67,6 +67,17 @@ class EntityView : public PropertySource {
   virtual std::string_view EncodedRecord() const = 0;
 };
 
+// Which state of the catalog and the settings a snapshot sees, for caches above the store: a
+// value read from two snapshots (or from Store::Generation and a snapshot) that compares equal and
+// is stable means neither the catalog nor the settings changed between them (CatalogGeneration:
+// every write transaction that changes either moves it).
+struct StoreGeneration {
+  std::uint64_t store_id = 0;    // tells stores apart in the process; 0: none
+  std::uint64_t generation = 1;  // odd (CatalogGeneration::kUnstable): a change in flight
+  bool stable() const { return store_id != 0 && generation % 2 == 0; }
+  friend bool operator==(const StoreGeneration&, const StoreGeneration&) = default;
+};
+
 // A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.
 // REQUIRES: used on one thread and destroyed before that thread suspends.
 class ReadView {
@@ -100,6 +111,8 @@ class ReadView {
   // record)`, the views living until the next call.
   virtual Result<void> ScanRuntimeAccounts(
       const std::function<void(std::string_view, std::string_view)>& visit) = 0;
+  // The generation this snapshot sees; not stable when a change was in flight as it began.
+  virtual StoreGeneration generation() const { return {}; }
 };
 
 // What one request may do inside the writer's transaction. Runs on the writer thread inside a
@@ -190,6 +203,9 @@ class Store {
   virtual void WaitForReclaim() = 0;
   // Writer counters; commits < writes shows group commit at work.
   virtual StoreStats Stats() const { return {}; }
+  // The generation a snapshot begun now would see, without beginning one: a value cached with a
+  // snapshot's equal, stable generation is still what the store holds. One atomic load.
+  virtual StoreGeneration Generation() const { return {}; }
   // Copies the environment consistently into `dest_dir` (storage/backup.h, CopyEnvironment):
   // every write whose commit finished before the call is in the copy. Blocks for the copy's
   // duration (run it off I/O threads); writers and readers go on meanwhile. Thread-safe. Returns

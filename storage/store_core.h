@@ -24,7 +24,8 @@ struct StoreCore {
   TableCatalog catalog;
   EntityDb entities;
   SettingsDb settings;
-  CatalogGeneration generation;  // moved by every write transaction that changes the catalog
+  // Moved by every write transaction that changes the catalog or the settings database.
+  CatalogGeneration generation;
 };
 
 }  // namespace malachite::storage

@@ -125,6 +125,7 @@ Result<void> TxnWriteContext::SetTableAcl(const TableInfo& table, std::string_vi
   if (auto ok = CheckSpace(); !ok) return ok;
   if (auto ok = CheckLive(table); !ok) return ok;
   bytes_written_ += 16 + record.size();
+  BeginCatalogChange();  // a settings change: cached settings (StoreGeneration) go
   return core_.settings.Put(txn_, TableAclKey(table.id), record);
 }
 
@@ -136,15 +137,18 @@ Result<void> TxnWriteContext::SetServiceProperties(std::string_view account,
                                                    std::string_view record) {
   if (auto ok = CheckSpace(); !ok) return ok;
   bytes_written_ += account.size() + record.size();
+  BeginCatalogChange();  // a settings change: cached settings (StoreGeneration) go
   return core_.settings.Put(txn_, ServicePropertiesKey(account), record);
 }
 
 Result<void> TxnWriteContext::PutRuntimeAccount(std::string_view account, std::string_view record) {
   if (auto ok = CheckSpace(); !ok) return ok;
+  BeginCatalogChange();
   return core_.settings.Put(txn_, RuntimeAccountKey(account), record);
 }
 
 Result<void> TxnWriteContext::DeleteRuntimeAccount(std::string_view account) {
+  BeginCatalogChange();
   return core_.settings.Delete(txn_, RuntimeAccountKey(account));
 }
 

@@ -18,8 +18,8 @@ class TxnWriteContext final : public WriteContext {
  public:
   TxnWriteContext(const StoreCore& core, TimestampSource& timestamps)
       : core_(core), timestamps_(timestamps) {}
-  // Ends the catalog change CreateTable or DeleteTable began (core().generation). REQUIRES: the
-  // group's transaction has committed or aborted, or will never commit.
+  // Ends the catalog change CreateTable, DeleteTable or a settings write began (core().generation).
+  // REQUIRES: the group's transaction has committed or aborted, or will never commit.
   ~TxnWriteContext() override;
   TxnWriteContext(const TxnWriteContext&) = delete;
   TxnWriteContext& operator=(const TxnWriteContext&) = delete;
@@ -75,8 +75,9 @@ class TxnWriteContext final : public WriteContext {
   Result<void> CheckLive(const TableInfo& table);
   // Success, or the error of a write refused by the space alarm.
   Result<void> CheckSpace() const;
-  // Before any catalog change of this context: read views stop sharing tables found until the
-  // group's transaction ends.
+  // Before any catalog or settings change of this context: read views stop sharing tables found,
+  // and caches of settings stop trusting what they read (StoreGeneration), until the group's
+  // transaction ends.
   void BeginCatalogChange();
 
   const StoreCore& core_;

@@ -15,7 +15,10 @@ constexpr std::size_t kMaxAclBodyBytes = 10'000;
 
 }  // namespace
 
-Result<Outcome> HandleGetTableAcl(const RequestContext& ctx) {
+namespace {
+
+// Get Table ACL's read.
+Result<void> ReadAcl(const RequestContext& ctx, Outcome& outcome) {
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto table = (*view)->FindTable(ctx.route.account, ctx.route.table);
@@ -24,12 +27,15 @@ Result<Outcome> HandleGetTableAcl(const RequestContext& ctx) {
   auto acl = ReadTableAcl(**view, **table);
   if (!acl) return tl::unexpected(acl.error());
   view->reset();
-  Outcome outcome;
   // Azure: spec §4.13 — the body starts with a UTF-8 byte order mark (the stored record does not).
   outcome.response.body = std::string(kUtf8Bom) + RenderAclXml(*acl);
   outcome.response.Set("Content-Type", "application/xml");
-  return outcome;
+  return {};
 }
+
+}  // namespace
+
+Result<Outcome> HandleGetTableAcl(const RequestContext& /*ctx*/) { return ReadOnly(ReadAcl); }
 
 Result<Outcome> HandleSetTableAcl(const RequestContext& ctx) {
   if (ctx.request.body.size() > kMaxAclBodyBytes) return Fail(ErrorCode::kRequestBodyTooLarge);

@@ -5,8 +5,8 @@
 
 namespace malachite::server {
 
-// Azure: spec §4.13 — 200, application/xml, the stored policies (acl_xml.h).
-// Errors: kTableNotFound.
+// Azure: spec §4.13 — 200, application/xml, the stored policies (acl_xml.h), read by the
+// Outcome's `read`. Its errors: kTableNotFound.
 Result<Outcome> HandleGetTableAcl(const RequestContext& ctx);
 
 // Azure: spec §4.14 — replaces every policy of the table; 204 once durable. Errors:

@@ -116,8 +116,10 @@ void RenderSuccess(const BatchState& state, Response& response) {
   writer.Finish(response);
 }
 
-// Azure: spec §7.1, §7.3 — a lone GET of one entity, answered in a part without changeset.
-Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
+// Azure: spec §7.1, §7.3 — a lone GET of one entity, answered in a part without changeset. All of
+// it runs in the batch's read (admitted as the $batch request itself: 1 entity, no partition).
+Result<void> ReadBatchQuery(const RequestContext& ctx, const BatchOperation& operation,
+                            Outcome& outcome) {
   auto answer = [&]() -> Result<Response> {
     auto route = RouteRequest(operation.request, PartRouting(ctx));
     if (!route) return tl::unexpected(route.error());
@@ -140,6 +142,7 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
     sub.rbac = ctx.rbac;
     auto got = HandleGetEntity(sub);
     if (!got) return tl::unexpected(got.error());
+    if (auto read = got->read(sub, *got); !read) return tl::unexpected(read.error());
     return std::move(got->response);
   }();
   BatchResponseWriter writer(false);
@@ -149,9 +152,17 @@ Outcome HandleBatchQuery(const RequestContext& ctx, BatchOperation& operation) {
     writer.AddError(answer.error(), std::nullopt, operation.content_id, ctx.request_id,
                     ctx.clock.Now());
   }
-  Outcome outcome;
   writer.Finish(outcome.response);
-  return outcome;
+  return {};
+}
+
+// The Outcome of a lone GET: its request is kept (the decoded body is the thread's scratch) for
+// the read.
+Outcome HandleBatchQuery(BatchOperation& operation) {
+  auto kept = std::make_shared<BatchOperation>(std::move(operation));
+  return ReadOnly([kept](const RequestContext& ctx, Outcome& outcome) {
+    return ReadBatchQuery(ctx, *kept, outcome);
+  });
 }
 
 // The thread's decoded batch body, reused so that the up to 100 embedded requests of a batch
@@ -202,7 +213,7 @@ Result<Outcome> HandleBatch(const RequestContext& ctx) {
       !ok) {
     return tl::unexpected(ok.error());
   }
-  if (!body.changeset) return HandleBatchQuery(ctx, body.operations.front());
+  if (!body.changeset) return HandleBatchQuery(body.operations.front());
   std::vector<BatchOperation>& operations = body.operations;
   if (body.too_many_operations) {
     // Azure: spec §7.4 — InvalidInput at index 0 (the service has been seen with 0 and 99).

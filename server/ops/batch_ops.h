@@ -15,9 +15,10 @@ namespace malachite::server {
 // operation on success; on any operation failure (validation or execution) exactly one part with
 // that operation's status and error, message prefixed "<index>:" (spec §7.4; single-operation
 // changesets drop the prefix for ResourceNotFound, EntityAlreadyExists and
-// UpdateConditionNotSatisfied, spec §15 item 5). A lone GET is answered in a part of its own.
-// Top-level errors (not 202): kRequestBodyTooLarge (body > 4 MiB), kInvalidInput (malformed
-// multipart, missing boundary, several changesets), and a failed commit of the group.
+// UpdateConditionNotSatisfied, spec §15 item 5). A lone GET is answered in a part of its own, by
+// the Outcome's `read`. Top-level errors (not 202): kRequestBodyTooLarge (body > 4 MiB),
+// kInvalidInput (malformed multipart, missing boundary, several changesets), and a failed commit of
+// the group.
 Result<Outcome> HandleBatch(const RequestContext& ctx);
 
 }  // namespace malachite::server

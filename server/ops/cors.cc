@@ -117,12 +117,10 @@ void AddCorsHeaders(const Request& request, std::string_view account, storage::S
   // Origin when rules exist; that would cost a properties read on every request, and responses
   // carry Cache-Control: no-cache anyway, so requests without Origin get no CORS headers.
   if (!request.Find("Origin")) return;
-  auto view = store.Read();
-  if (!view) return;
-  auto properties = ReadServiceProperties(**view, account);
+  // Read through the cache: a page's every request carries Origin, the rules seldom change.
+  auto properties = CachedServiceProperties(store, account);
   if (!properties) return;
-  view->reset();
-  ApplyCorsRules(properties->cors, request, out);
+  ApplyCorsRules((*properties)->cors, request, out);
 }
 
 }  // namespace malachite::server

@@ -33,8 +33,9 @@ Result<void> AnswerPreflight(const std::vector<CorsRule>& rules, const Request& 
 // for an exact origin), only Vary: Origin on GET/HEAD when rules exist but none matches.
 void ApplyCorsRules(const std::vector<CorsRule>& rules, const Request& request, Response& out);
 
-// ApplyCorsRules with the stored rules of `account`; does nothing (and reads nothing) when the
-// request has no Origin. Storage errors leave the response without CORS headers.
+// ApplyCorsRules with the stored rules of `account` (CachedServiceProperties: a Set Service
+// Properties applies to the next request); does nothing (and reads nothing) when the request has
+// no Origin. Storage errors leave the response without CORS headers.
 void AddCorsHeaders(const Request& request, std::string_view account, storage::Store& store,
                     Response& out);
 

@@ -60,18 +60,17 @@ Result<Outcome> HandleEntityWrite(const RequestContext& ctx) {
   return outcome;
 }
 
-}  // namespace
+// Azure: spec §1.2 — the table is resolved before the rest of the path or the body: the read
+// that runs first (ExtraSegment's) answers kTableNotFound before the decoding's error or write.
+Result<void> CheckTableExists(const RequestContext& ctx, Outcome& /*outcome*/) {
+  auto view = ctx.store.Read();
+  if (!view) return tl::unexpected(view.error());
+  auto table = FindTableForRead(**view, ctx);
+  if (!table) return tl::unexpected(table.error());
+  return {};
+}
 
-Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
-
-Result<Outcome> HandleExtraSegment(const RequestContext& ctx) {
-  {
-    // Azure: spec §1.2 — the table is resolved before the rest of the path or the body.
-    auto view = ctx.store.Read();
-    if (!view) return tl::unexpected(view.error());
-    auto table = FindTableForRead(**view, ctx);
-    if (!table) return tl::unexpected(table.error());
-  }
+Result<Outcome> DecodeExtraSegment(const RequestContext& ctx) {
   switch (ctx.route.extra_segment) {
     case ExtraSegment::kBare:
       if (ctx.route.op == Operation::kInsertEntity) return HandleEntityWrite(ctx);
@@ -86,11 +85,9 @@ Result<Outcome> HandleExtraSegment(const RequestContext& ctx) {
   }
 }
 
-Result<Outcome> HandleWriteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
-
-Result<Outcome> HandleDeleteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
-
-Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
+// Get Entity's read (the $filter and $select are parsed here: a point read is admitted on its
+// route alone, so its decoding has nothing to hand over).
+Result<void> ReadEntity(const RequestContext& ctx, Outcome& outcome) {
   auto filter = ParseFilterParam(ctx.route.query);
   if (!filter) return tl::unexpected(filter.error());
   auto select = ParseSelectParam(ctx.route.query);
@@ -104,7 +101,6 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
     return tl::unexpected(ok.error());
   }
   // Rendered from the stored record while the snapshot holds it: no decoded copy.
-  Outcome outcome;
   Response& response = outcome.response;
   std::optional<DateTime> timestamp;  // set when the entity exists and passes the filter
   auto found = (*view)->VisitEntity(
@@ -122,7 +118,32 @@ Result<Outcome> HandleGetEntity(const RequestContext& ctx) {
   outcome.query_stats = QueryStats{1, 1, odata::ServiceClass::kPoint};
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
   response.Set("ETag", FormatETag(*timestamp));
-  return outcome;
+  return {};
 }
+
+}  // namespace
+
+Result<Outcome> HandleInsertEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleExtraSegment(const RequestContext& ctx) {
+  auto decoded = DecodeExtraSegment(ctx);
+  if (!decoded) {
+    Outcome failed;
+    failed.read = [error = std::move(decoded.error())](const RequestContext& read_ctx,
+                                                       Outcome& outcome) -> Result<void> {
+      if (auto ok = CheckTableExists(read_ctx, outcome); !ok) return ok;
+      return tl::unexpected(error);
+    };
+    return failed;
+  }
+  decoded->read = CheckTableExists;
+  return decoded;
+}
+
+Result<Outcome> HandleWriteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleDeleteEntity(const RequestContext& ctx) { return HandleEntityWrite(ctx); }
+
+Result<Outcome> HandleGetEntity(const RequestContext& /*ctx*/) { return ReadOnly(ReadEntity); }
 
 }  // namespace malachite::server

@@ -1,10 +1,17 @@
 #include "server/ops/handler.h"
 
 #include <charconv>
+#include <utility>
 
 #include "common/limits.h"
 
 namespace malachite::server {
+
+Outcome ReadOnly(ReadFn read) {
+  Outcome outcome;
+  outcome.read = std::move(read);
+  return outcome;
+}
 
 PreferReturn ParsePrefer(const Request& request) {
   const auto prefer = request.Find("Prefer");

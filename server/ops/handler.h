@@ -1,6 +1,7 @@
 // The contract between the request pipeline and the operation handlers: a handler is an ordinary
-// function from a routed, authenticated request (RequestContext) to an Outcome. pipeline/dispatch.h
-// picks the handler for an Operation.
+// function from a routed, authenticated request (RequestContext) to an Outcome: what the request
+// will do, decoded and validated, with nothing of it done yet (ARCHITECTURE.md, "The order of a
+// request"). pipeline/dispatch.h picks the handler for an Operation.
 #pragma once
 
 #include <chrono>
@@ -45,18 +46,30 @@ struct RequestContext {
   std::optional<RbacActions> rbac = std::nullopt;
 };
 
-// What a handler produces. Reads are answered at once in `response`. A write sets `write`: the
+struct Outcome;
+
+// A read a handler prepared: called at most once, synchronously, with the context the handler
+// had, to read the store and fill `outcome` (its response, its query_stats). Errors: the
+// operation's read errors (kTableNotFound, kResourceNotFound, storage errors, ...).
+using ReadFn = std::function<Result<void>(const RequestContext& ctx, Outcome& outcome)>;
+
+// What a handler produces. A handler decodes and validates the request and reads nothing and
+// writes nothing: the pipeline first asks the throttle, and a refused request does neither. A
+// read sets `read`: the pipeline runs it once the request is admitted. A write sets `write`: the
 // pipeline submits it to the store's group-commit writer and, once it is durable (or failed),
 // calls `finish` back on an I/O thread to complete `response` (an error it returns is rendered
-// as the Azure error). A handler failing before any write returns an Error instead.
+// as the Azure error). A request answered from its decoding alone (Get Service Stats, a $batch
+// the batch rules refused) sets neither. A handler failing before any of this returns an Error.
 struct Outcome {
   Response response;
+  ReadFn read;
   storage::WriteFn write;
   std::function<Result<void>(Response&, Result<void> write_result)> finish;
-  // Set by the query handlers (Query Entities, Query Tables, Get Entity).
+  // Set by the reads of the query handlers (Query Entities, Query Tables, Get Entity).
   std::optional<QueryStats> query_stats;
-  // Set by the entity write handlers, $batch and Query Entities (see PartitionCharge). The
-  // pipeline admits the request (or answers 503 ServerBusy) before `write` is submitted.
+  // Set by the entity write handlers, $batch and Query Entities (see PartitionCharge): what the
+  // pipeline admits the request for (or answers 503 ServerBusy) before `read` runs or `write` is
+  // submitted.
   std::optional<PartitionCharge> partition_charge;
   // Set by the entity write handlers and $batch: what the request writes (design advisor).
   std::optional<WriteStats> write_stats;
@@ -66,6 +79,10 @@ struct Outcome {
 };
 
 // ---- Small pieces shared by the handler files ----
+
+// The Outcome of a request whose whole work is `read` (one admitted on its route alone: Get
+// Entity, Get Table, the settings reads).
+Outcome ReadOnly(ReadFn read);
 
 // Azure: spec §4.3, §4.5 — what the `Prefer` header asks of Create Table / Insert Entity.
 enum class PreferReturn { kNone, kContent, kNoContent };

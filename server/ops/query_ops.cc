@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,13 @@ std::optional<std::string> OnePartition(const odata::ScanPlan& plan) {
   return key;
 }
 
+// A decoded Query Entities request, shared with its read. Not moved once planned: the plan points
+// into options.filter.
+struct EntityQuery {
+  QueryOptions options;
+  std::optional<odata::ScanPlan> plan;
+};
+
 // Feed buffers are sized for this many entities at most: most pages are shorter than the default
 // $top of 1,000, and a longer one grows the buffer.
 constexpr std::size_t kExpectedPageEntities = 128;
@@ -117,43 +125,40 @@ Result<std::string> DecodeContinuationKey(std::string_view token) {
   return std::move(*key);
 }
 
-Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
-  auto options = ParseQueryOptions(ctx.route.query);
-  if (!options) return tl::unexpected(options.error());
-  // The plan points into options->filter, which stays in place until the end of this call.
-  const odata::ScanPlan plan = odata::ScanPlan::Make(options->filter ? &*options->filter : nullptr);
+namespace {
+
+// Query Entities' read: one page of the planned scan, rendered as it is found.
+Result<void> ReadQueryPage(const RequestContext& ctx, const EntityQuery& query, Outcome& outcome) {
+  const QueryOptions& options = query.options;
+  const odata::ScanPlan& plan = *query.plan;
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto table = FindTableForRead(**view, ctx);
   if (!table) return tl::unexpected(table.error());
-  const ScanLimits limits{options->top, std::chrono::steady_clock::now() + ctx.query_budget};
+  const ScanLimits limits{options.top, std::chrono::steady_clock::now() + ctx.query_budget};
   // Azure: spec §10.8 — a SAS with a key range sees only the entities inside it.
   const KeyRange* within = ctx.sas && ctx.sas->range ? &*ctx.sas->range : nullptr;
   // The feed is rendered as the scan finds each match, from the record where LMDB holds it (no
   // copy of the page); rendering is synchronous, so the snapshot ends before anything suspends.
   const EntityLocation where{ctx.base_url, ctx.route.account, table->name};
-  EntityFeedWriter feed(ctx.metadata, where, options->select,
-                        std::min(options->top, kExpectedPageEntities));
+  EntityFeedWriter feed(ctx.metadata, where, options.select,
+                        std::min(options.top, kExpectedPageEntities));
   const auto render = [&feed](const EntityJsonSource& entity) { feed.Add(entity); };
   // Azure: spec §6.5 — $top=0 answers an empty page; Emulator: with no continuation (nothing
   // is examined, and a continuation naming the start would page forever).
   Result<EntityPage> page = EntityPage{};
-  if (options->top > 0)
-    page = ScanPage(**view, *table, plan, options->start, limits, render, within);
+  if (options.top > 0) page = ScanPage(**view, *table, plan, options.start, limits, render, within);
   if (!page) return tl::unexpected(page.error());
   view->reset();
 
   QueryStats stats{page->scanned, page->matched, plan.service_class(), page->type_mismatch};
   // A key or Timestamp compared with a literal of another type is a mismatch whatever the
   // entities (a plan that scans nothing, `PartitionKey eq 5`, has no entity to show it).
-  if (!stats.type_mismatch && options->filter) {
-    stats.type_mismatch = odata::FindTypeMismatch(options->filter->root(), nullptr);
+  if (!stats.type_mismatch && options.filter) {
+    stats.type_mismatch = odata::FindTypeMismatch(options.filter->root(), nullptr);
   }
   LogQuery(ctx.route.account, table->name, plan, stats);
-  Outcome outcome;
   outcome.query_stats = stats;
-  if (auto partition = OnePartition(plan))
-    outcome.partition_charge = PartitionCharge{*partition, 1};
   Response& response = outcome.response;
   response.body = feed.Finish();
   response.Set("Content-Type", std::string(JsonContentType(ctx.metadata)));
@@ -163,6 +168,27 @@ Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
     response.Set("x-ms-continuation-NextRowKey", EncodeContinuationKey(*page->next->row_key));
   }
   if (ctx.explain) response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));
+  return {};
+}
+
+}  // namespace
+
+Result<Outcome> HandleQueryEntities(const RequestContext& ctx) {
+  auto options = ParseQueryOptions(ctx.route.query);
+  if (!options) return tl::unexpected(options.error());
+  auto query = std::make_shared<EntityQuery>();
+  query->options = std::move(*options);
+  const odata::Filter* filter = query->options.filter ? &*query->options.filter : nullptr;
+  query->plan.emplace(odata::ScanPlan::Make(filter));
+  Outcome outcome;
+  // Azure: spec §12.1 — admitted for 1 entity in the one partition its plan stays inside, if
+  // any; the rest of its scan is charged after the read.
+  if (auto partition = OnePartition(*query->plan)) {
+    outcome.partition_charge = PartitionCharge{*partition, 1};
+  }
+  outcome.read = [query](const RequestContext& read_ctx, Outcome& read_outcome) {
+    return ReadQueryPage(read_ctx, *query, read_outcome);
+  };
   return outcome;
 }
 

@@ -23,9 +23,11 @@ namespace malachite::server {
 // the key ranges of the filter's odata::ScanPlan are scanned. When the scan stops early (page
 // full, or ctx.query_budget spent: a partial, possibly empty, page),
 // x-ms-continuation-NextPartitionKey/NextRowKey name the first entity not examined, so every
-// entity appears exactly once across pages. Sets Outcome::query_stats; with ctx.explain the
-// response carries x-malachite-query-plan (plan dump, scanned=N returned=M).
-// Errors: kTableNotFound, kInvalidInput (bad $filter/$select/$top/continuation token).
+// entity appears exactly once across pages. Decodes and plans at once (errors: kInvalidInput for a
+// bad $filter/$select/$top/continuation token) and sets Outcome::partition_charge when the plan
+// stays inside one PartitionKey; the Outcome's `read` scans, sets Outcome::query_stats and, with
+// ctx.explain, x-malachite-query-plan (plan dump, scanned=N returned=M). Its errors:
+// kTableNotFound, storage errors.
 Result<Outcome> HandleQueryEntities(const RequestContext& ctx);
 
 // The table of ctx.route in `view`. Errors: kTableNotFound, storage errors.

@@ -10,16 +10,24 @@
 
 namespace malachite::server {
 
-Result<Outcome> HandleGetServiceProperties(const RequestContext& ctx) {
+namespace {
+
+// Get Service Properties' read.
+Result<void> ReadProperties(const RequestContext& ctx, Outcome& outcome) {
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto properties = ReadServiceProperties(**view, ctx.route.account);
   if (!properties) return tl::unexpected(properties.error());
   view->reset();
-  Outcome outcome;
   outcome.response.body = RenderServicePropertiesXml(*properties);
   outcome.response.Set("Content-Type", "application/xml");
-  return outcome;
+  return {};
+}
+
+}  // namespace
+
+Result<Outcome> HandleGetServiceProperties(const RequestContext& /*ctx*/) {
+  return ReadOnly(ReadProperties);
 }
 
 Result<Outcome> HandleSetServiceProperties(const RequestContext& ctx) {
@@ -61,17 +69,21 @@ Result<Outcome> HandleGetServiceStats(const RequestContext& ctx) {
   return outcome;
 }
 
-Result<Outcome> HandlePreflight(const RequestContext& ctx) {
-  auto view = ctx.store.Read();
-  if (!view) return tl::unexpected(view.error());
-  auto properties = ReadServiceProperties(**view, ctx.route.account);
+namespace {
+
+// The preflight's read of the account's CORS rules (through the cache, as the actual requests'
+// CORS headers: a browser sends a preflight before many of them).
+Result<void> ReadPreflight(const RequestContext& ctx, Outcome& outcome) {
+  auto properties = CachedServiceProperties(ctx.store, ctx.route.account);
   if (!properties) return tl::unexpected(properties.error());
-  view->reset();
-  Outcome outcome;
-  if (auto ok = AnswerPreflight(properties->cors, ctx.request, outcome.response); !ok) {
+  if (auto ok = AnswerPreflight((*properties)->cors, ctx.request, outcome.response); !ok) {
     return tl::unexpected(ok.error());
   }
-  return outcome;
+  return {};
 }
+
+}  // namespace
+
+Result<Outcome> HandlePreflight(const RequestContext& /*ctx*/) { return ReadOnly(ReadPreflight); }
 
 }  // namespace malachite::server

@@ -6,7 +6,8 @@
 
 namespace malachite::server {
 
-// Azure: spec §4.15 — 200, application/xml, the stored (or default) properties.
+// Azure: spec §4.15 — 200, application/xml, the stored (or default) properties, read by the
+// Outcome's `read`.
 Result<Outcome> HandleGetServiceProperties(const RequestContext& ctx);
 
 // Azure: spec §4.15 — applies the elements present in the body to the stored properties
@@ -18,7 +19,8 @@ Result<Outcome> HandleSetServiceProperties(const RequestContext& ctx);
 // in sync).
 Result<Outcome> HandleGetServiceStats(const RequestContext& ctx);
 
-// Azure: spec §4.17, §11.4 — AnswerPreflight with the account's stored CORS rules.
+// Azure: spec §4.17, §11.4 — the Outcome's `read`: AnswerPreflight with the account's stored CORS
+// rules.
 Result<Outcome> HandlePreflight(const RequestContext& ctx);
 
 }  // namespace malachite::server

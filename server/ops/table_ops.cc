@@ -199,20 +199,29 @@ Result<Outcome> HandleDeleteTable(const RequestContext& ctx) {
   return outcome;
 }
 
-Result<Outcome> HandleGetTable(const RequestContext& ctx) {
+namespace {
+
+// Get Table's read.
+Result<void> ReadTable(const RequestContext& ctx, Outcome& outcome) {
   auto view = ctx.store.Read();
   if (!view) return tl::unexpected(view.error());
   auto table = (*view)->FindTable(ctx.route.account, ctx.route.table);
   if (!table) return tl::unexpected(table.error());
   if (!table->has_value()) return Fail(ErrorCode::kTableNotFound);
-  Outcome outcome;
   std::string body;
   AppendTableJson(body, (*table)->name, {ctx.metadata, ctx.base_url, ctx.route.account}, true);
   SetJsonBody(outcome.response, 200, std::move(body), ctx.metadata);
-  return outcome;
+  return {};
 }
 
-Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
+}  // namespace
+
+Result<Outcome> HandleGetTable(const RequestContext& /*ctx*/) { return ReadOnly(ReadTable); }
+
+namespace {
+
+// Query Tables' read: its options are parsed here (it is admitted on its route alone).
+Result<void> ReadTablesPage(const RequestContext& ctx, Outcome& outcome) {
   auto filter = ParseFilterParam(ctx.route.query);
   if (!filter) return tl::unexpected(filter.error());
   auto top = ParseTop(ctx.route.query);
@@ -259,14 +268,19 @@ Result<Outcome> HandleQueryTables(const RequestContext& ctx) {
   }
   body.append("]}");
 
-  Outcome outcome;
   outcome.query_stats = stats;
   SetJsonBody(outcome.response, 200, std::move(body), ctx.metadata);
   if (next_name) outcome.response.Set("x-ms-continuation-NextTableName", std::move(*next_name));
   if (ctx.explain) {
     outcome.response.Set(std::string(kQueryPlanHeader), ExplainQuery(plan, stats));
   }
-  return outcome;
+  return {};
+}
+
+}  // namespace
+
+Result<Outcome> HandleQueryTables(const RequestContext& /*ctx*/) {
+  return ReadOnly(ReadTablesPage);
 }
 
 }  // namespace malachite::server

@@ -1,6 +1,7 @@
 // The table operations (spec §4.1–4.4): Query Tables, Get Table, Create Table, Delete Table.
-// Each decodes the request, applies it to the store and renders the response (or, for writes,
-// returns the WriteFn and a `finish` that renders once the write is durable).
+// The reads return a ReadFn that reads the store and renders the response (errors below are its
+// errors); the writes decode the request and return the WriteFn and a `finish` that renders once
+// the write is durable.
 #pragma once
 
 #include "server/ops/handler.h"

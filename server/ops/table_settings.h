@@ -1,8 +1,9 @@
 // The stored table ACLs and account service properties, read through storage::Store and decoded
-// (acl_xml.h, service_properties.h). Synchronous, one short ReadView per call (ARCHITECTURE.md rule
-// 2).
+// (acl_xml.h, service_properties.h); the properties also through a cache. Synchronous, one short
+// ReadView per call (ARCHITECTURE.md rule 2).
 #pragma once
 
+#include <memory>
 #include <string_view>
 
 #include "common/error.h"
@@ -23,5 +24,13 @@ Result<SignedIdentifiers> ReadTableAcl(storage::ReadView& view, const storage::T
 
 // The properties of `account`: the stored ones, or DefaultServiceProperties().
 Result<ServiceProperties> ReadServiceProperties(storage::ReadView& view, std::string_view account);
+
+// ReadServiceProperties of `account` in `store` as it is now, from this thread's cache of the last
+// few read when the store's generation (storage::StoreGeneration) has not moved since: any catalog
+// or settings write (Set Service Properties, a table created or deleted, /-/reset, an account made
+// or deleted) makes the next call read again. The properties are shared and immutable. Errors:
+// storage errors, kInternalError for an undecodable record (nothing is cached then).
+Result<std::shared_ptr<const ServiceProperties>> CachedServiceProperties(storage::Store& store,
+                                                                         std::string_view account);
 
 }  // namespace malachite::server

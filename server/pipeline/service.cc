@@ -83,83 +83,140 @@ std::string Service::BaseUrl(const Exchange& exchange) const {
   return AccountEndpoint(exchange.request, exchange.route, default_host_);
 }
 
+// ARCHITECTURE.md, "The order of a request": every operation takes these steps in this order, so
+// a request refused at one of them (503 ServerBusy or a fault rule's error at Admit included) has
+// read and written nothing.
 Result<void> Service::Run(Exchange& exchange) const {
   const DateTime now = clock_.Now();
+  if (auto ok = PickVersion(exchange, now); !ok) return ok;
+  if (auto ok = RouteExchange(exchange); !ok) return ok;
+  if (auto ok = CheckLimits(exchange); !ok) return ok;
+  Grant grant;
+  if (auto ok = Authenticate(exchange, now, grant); !ok) return ok;
+  if (auto ok = Authorize(exchange); !ok) return ok;
+  auto ctx = Context(exchange, grant);
+  if (!ctx) return tl::unexpected(ctx.error());
+  auto outcome = Dispatch(*ctx);  // decoded and validated: nothing read or written yet
+  const RequestCharge charge = ChargeOf(outcome);
+  if (auto ok = Admit(exchange, outcome ? &charge : nullptr); !ok) return ok;
+  if (!outcome) return tl::unexpected(outcome.error());
+  if (auto ok = Execute(*ctx, *outcome); !ok) return ok;
+  ChargeScan(exchange, charge, *outcome);
+  Adopt(exchange, std::move(*outcome));
+  return {};
+}
+
+Result<void> Service::PickVersion(Exchange& exchange, DateTime now) const {
   auto version = NegotiateVersion(exchange.request, now);
   // Emulator: --loose and --skip-api-version-check serve a malformed or unsupported x-ms-version
   // at the default version.
   if (!version && !any_version_) return tl::unexpected(version.error());
   exchange.version = version ? std::string(*version) : std::string(kDefaultVersion);
+  return {};
+}
 
+Result<void> Service::RouteExchange(Exchange& exchange) const {
   // Routed in place: the connection's Route keeps its strings' capacity from request to request.
-  if (auto ok = RouteRequest(exchange.request, host_routing_, exchange.route); !ok) {
-    return tl::unexpected(ok.error());
-  }
+  if (auto ok = RouteRequest(exchange.request, host_routing_, exchange.route); !ok) return ok;
   exchange.routed = true;
-  const Route& r = exchange.route;
+  return {};
+}
 
+Result<void> Service::CheckLimits(const Exchange& exchange) const {
   // Azure: spec §9.3 — request bodies up to 4 MiB (a batch's own limit is checked by its handler).
-  if (r.op != Operation::kBatch && exchange.request.body.size() > limits::kRequestBodyMax) {
+  if (exchange.route.op != Operation::kBatch &&
+      exchange.request.body.size() > limits::kRequestBodyMax) {
     return malachite::Fail(ErrorCode::kRequestBodyTooLarge);
   }
+  return {};
+}
+
+Result<void> Service::Authenticate(Exchange& exchange, DateTime now, Grant& grant) const {
+  const Route& r = exchange.route;
   // Azure: spec §4.17 — preflight requests are not authenticated. Emulator: nor is anything
-  // under --loose (every request gets full access, as with the account key).
-  std::shared_ptr<const SasGrant> sas;
-  std::optional<RbacActions> rbac;
-  // Emulator: the explorer's calls were admitted by the admin surface's access rule.
-  if (r.op != Operation::kPreflight && !loose_ && !exchange.explorer) {
-    auto principal =
-        authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
-    if (!principal) return tl::unexpected(principal.error());
-    sas = std::move(principal->sas);
-    if (principal->scheme == AuthScheme::kBearer) rbac = principal->rbac;
-    // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
-    if (sas) exchange.version = sas->version;
-  }
+  // under --loose (every request gets full access, as with the account key), nor the explorer's
+  // calls (admitted by the admin surface's access rule).
+  if (r.op == Operation::kPreflight || loose_ || exchange.explorer) return {};
+  auto principal =
+      authenticator_.Authenticate(exchange.request, r, now, StoredPolicyLookup(store_));
+  if (!principal) return tl::unexpected(principal.error());
+  grant.sas = std::move(principal->sas);
+  if (principal->scheme == AuthScheme::kBearer) grant.rbac = principal->rbac;
+  // Azure: spec §13 — a SAS request is processed at its signed version (x-ms-version ignored).
+  if (grant.sas) exchange.version = grant.sas->version;
+  return {};
+}
+
+Result<void> Service::Authorize(const Exchange& exchange) const {
   // Azure: spec §1.1 — the secondary endpoint is read-only: an authorised write is refused
   // there (403 InsufficientAccountPermissions) and nothing of it is applied.
-  if (r.secondary && ChangesState(r.op)) {
+  if (exchange.route.secondary && ChangesState(exchange.route.op)) {
     return malachite::Fail(ErrorCode::kInsufficientAccountPermissions);
   }
-  auto level = NegotiateMetadata(exchange.request, r, exchange.version);
-  if (!level) return tl::unexpected(level.error());
+  return {};
+}
 
-  RequestContext ctx{exchange.request,   r, *level, BaseUrl(exchange), clock_, store_,
-                     exchange.request_id};
+Result<RequestContext> Service::Context(const Exchange& exchange, const Grant& grant) const {
+  auto level = NegotiateMetadata(exchange.request, exchange.route, exchange.version);
+  if (!level) return tl::unexpected(level.error());
+  RequestContext ctx{exchange.request, exchange.route,     *level, BaseUrl(exchange), clock_,
+                     store_,           exchange.request_id};
   ctx.explain = explain_ || exchange.explorer;
   ctx.query_budget = query_budget_;
-  ctx.sas = sas.get();
-  ctx.rbac = rbac;
-  auto outcome = Dispatch(ctx);
-  // ARCHITECTURE.md: auth -> throttle -> handler. Dispatch has decoded the request (and answered a
-  // read) but applied nothing: a write runs only once the session submits it. Azure: spec §12.2 — a
-  // refused request gets 503 ServerBusy (or a fault rule's error) and nothing of it is applied.
-  if (r.op != Operation::kPreflight && !exchange.explorer) {
-    RequestCharge charge;
-    if (outcome) {
-      charge.partition = outcome->partition_charge ? &*outcome->partition_charge : nullptr;
-      charge.query = outcome->query_stats ? &*outcome->query_stats : nullptr;
-      charge.writes = static_cast<bool>(outcome->write);
-    }
-    GateResult gate = traffic_->Gate(r, outcome ? &charge : nullptr);
-    exchange.fault_delay = gate.delay;
-    exchange.drop_connection = gate.drop;
-    if (gate.refusal) {
-      exchange.emulated_failure = true;
-      return tl::unexpected(std::move(*gate.refusal));
-    }
+  ctx.sas = grant.sas.get();
+  ctx.rbac = grant.rbac;
+  return ctx;
+}
+
+RequestCharge Service::ChargeOf(const Result<Outcome>& outcome) {
+  RequestCharge charge;
+  if (outcome) {
+    charge.partition = outcome->partition_charge ? &*outcome->partition_charge : nullptr;
+    charge.writes = static_cast<bool>(outcome->write);
   }
-  if (!outcome) return tl::unexpected(outcome.error());
-  exchange.response = std::move(outcome->response);
-  exchange.query_stats = outcome->query_stats;
-  exchange.partition_charge = std::move(outcome->partition_charge);
-  exchange.write_stats = outcome->write_stats;
-  if (outcome->refusal) exchange.refusal = std::move(outcome->refusal);
-  if (outcome->write) {
-    exchange.write = std::move(outcome->write);
-    exchange.finish = std::move(outcome->finish);
+  return charge;
+}
+
+Result<void> Service::Admit(Exchange& exchange, const RequestCharge* charge) const {
+  // Emulator: a preflight and the explorer's calls are not the application's traffic.
+  if (exchange.route.op == Operation::kPreflight || exchange.explorer) return {};
+  // Azure: spec §12.2 — a refused request gets 503 ServerBusy (or a fault rule's error). Nothing
+  // of it has run: Dispatch only decoded it, and its read or write runs after this.
+  GateResult gate = traffic_->Admit(exchange.route, charge);
+  exchange.fault_delay = gate.delay;
+  exchange.drop_connection = gate.drop;
+  if (gate.refusal) {
+    exchange.emulated_failure = true;
+    return tl::unexpected(std::move(*gate.refusal));
   }
   return {};
+}
+
+Result<void> Service::Execute(const RequestContext& ctx, Outcome& outcome) {
+  // The read runs here, synchronously; a write runs once the session submits it (Handle's
+  // contract), so the answer to a write is rendered by Complete.
+  if (!outcome.read) return {};
+  return outcome.read(ctx, outcome);
+}
+
+void Service::ChargeScan(const Exchange& exchange, const RequestCharge& charge,
+                         const Outcome& outcome) const {
+  if (!outcome.query_stats || exchange.route.op == Operation::kPreflight || exchange.explorer) {
+    return;
+  }
+  traffic_->ChargeScan(exchange.route, &charge, *outcome.query_stats);
+}
+
+void Service::Adopt(Exchange& exchange, Outcome&& outcome) {
+  exchange.response = std::move(outcome.response);
+  exchange.query_stats = outcome.query_stats;
+  exchange.partition_charge = std::move(outcome.partition_charge);
+  exchange.write_stats = outcome.write_stats;
+  if (outcome.refusal) exchange.refusal = std::move(outcome.refusal);
+  if (outcome.write) {
+    exchange.write = std::move(outcome.write);
+    exchange.finish = std::move(outcome.finish);
+  }
 }
 
 void Service::Handle(Exchange& exchange) const {

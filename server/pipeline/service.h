@@ -1,6 +1,8 @@
-// The request pipeline (ARCHITECTURE.md: "a request travels one way"): request id -> route -> auth
-// -> negotiation -> Dispatch -> error rendering -> common response headers. Synchronous: the
-// session owns the socket and, for writes, awaits the store between Handle and Complete.
+// The request pipeline (ARCHITECTURE.md, "The order of a request"): request id -> version ->
+// route -> limits -> authenticate -> authorize -> negotiate -> decode (Dispatch) -> admit (faults,
+// throttle) -> read, or hand over the write -> charge the scan -> error rendering -> common
+// response headers. Synchronous: the session owns the socket and, for writes, awaits the store
+// between Handle and Complete.
 #pragma once
 
 #include <chrono>
@@ -50,7 +52,37 @@ class Service {
   AccountDirectory& accounts() const { return *accounts_; }
 
  private:
+  // What authentication found: a shared access signature, a bearer token's roles.
+  struct Grant {
+    std::shared_ptr<const SasGrant> sas;
+    std::optional<RbacActions> rbac;
+  };
+
+  // Runs the steps below, in order, until one fails.
   Result<void> Run(Exchange& exchange) const;
+  // The x-ms-version the request is processed at (spec §2.1).
+  Result<void> PickVersion(Exchange& exchange, DateTime now) const;
+  // exchange.route, in place.
+  Result<void> RouteExchange(Exchange& exchange) const;
+  // The request body limit (spec §9.3; a $batch's is its handler's).
+  Result<void> CheckLimits(const Exchange& exchange) const;
+  // The credentials (spec §10), into `grant`; nothing for a preflight, --loose or the explorer.
+  Result<void> Authenticate(Exchange& exchange, DateTime now, Grant& grant) const;
+  // The secondary endpoint's read-only rule (spec §1.1).
+  Result<void> Authorize(const Exchange& exchange) const;
+  // The handlers' context, with the negotiated metadata level (spec §2.3).
+  Result<RequestContext> Context(const Exchange& exchange, const Grant& grant) const;
+  // What the decoded request is admitted for (all null/false when its decoding failed).
+  static RequestCharge ChargeOf(const Result<Outcome>& outcome);
+  // Fault rules and the throttle (spec §12): the refusal when the request must not run.
+  Result<void> Admit(Exchange& exchange, const RequestCharge* charge) const;
+  // The admitted request's read, if it has one.
+  static Result<void> Execute(const RequestContext& ctx, Outcome& outcome);
+  // A query's scan beyond what Admit counted, once it ran.
+  void ChargeScan(const Exchange& exchange, const RequestCharge& charge,
+                  const Outcome& outcome) const;
+  // The outcome's answer, reports and write, into the exchange.
+  static void Adopt(Exchange& exchange, Outcome&& outcome);
   void RenderFailure(Exchange& exchange, const Error& error) const;
   void Decorate(Exchange& exchange) const;
   void RecordInsight(const Exchange& exchange) const;

@@ -1,6 +1,6 @@
 // What a handled request charges against the throttle (spec §12.1): the entities a query scanned,
 // and the partition and entity count of a request whose route does not say them. The handlers
-// fill these in (ops/handler.h Outcome); TrafficControl::Gate reads them.
+// fill these in (ops/handler.h Outcome); TrafficControl::Admit and ChargeScan read them.
 #pragma once
 
 #include <cstdint>
@@ -44,10 +44,9 @@ struct PartitionCharge {
   std::string table = {};  // when the route has none ($batch): the operations' table
 };
 
-// What the gate is told about a handled request (all null/false when its handler failed).
+// What the throttle is told about a decoded request, before it runs (TrafficControl::Admit).
 struct RequestCharge {
   const PartitionCharge* partition = nullptr;  // the handler's partition and entity count
-  const QueryStats* query = nullptr;           // what a query scanned (charged afterwards)
   bool writes = false;                         // the request carries a write to apply
 };
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -16,6 +17,22 @@ std::optional<std::string_view> PartitionOf(const Route& route, const RequestCha
   }
   if (TraitsOf(route.op).route_names_partition) return std::string_view(route.partition_key);
   return std::nullopt;
+}
+
+// Where the request's entities count: its account, its table (a $batch's from its operations)
+// and its partition, if one. The views point into `route` and `charge`.
+PartitionRef RefOf(const Route& route, const RequestCharge* charge) {
+  const PartitionCharge* partition = charge != nullptr ? charge->partition : nullptr;
+  const std::string_view table = partition != nullptr && !partition->table.empty()
+                                     ? std::string_view(partition->table)
+                                     : std::string_view(route.table);
+  return PartitionRef{route.account, table, PartitionOf(route, charge)};
+}
+
+// The entities a request is admitted for (at least 1).
+std::uint64_t EntitiesOf(const RequestCharge* charge) {
+  const PartitionCharge* partition = charge != nullptr ? charge->partition : nullptr;
+  return std::max<std::uint64_t>(partition != nullptr ? partition->entities : 1, 1);
 }
 
 Error Busy(ThrottleVerdict verdict) {
@@ -69,14 +86,10 @@ Result<std::vector<FaultRule>> TrafficControl::LoadRules(const ThrottleConfig& c
   return all;
 }
 
-GateResult TrafficControl::Gate(const Route& route, const RequestCharge* charge) {
+GateResult TrafficControl::Admit(const Route& route, const RequestCharge* charge) {
   GateResult result;
-  const PartitionCharge* partition_charge = charge != nullptr ? charge->partition : nullptr;
-  const std::optional<std::string_view> partition = PartitionOf(route, charge);
-  const std::string_view table = partition_charge != nullptr && !partition_charge->table.empty()
-                                     ? std::string_view(partition_charge->table)
-                                     : std::string_view(route.table);
-  const FaultScope scope{route.account, table, partition, OperationName(route.op)};
+  const PartitionRef ref = RefOf(route, charge);
+  const FaultScope scope{ref.account, ref.table, ref.partition_key, OperationName(route.op)};
   if (auto action = faults_.Match(scope)) {
     metrics_.AddFault(action->fault);
     if (auto refusal = ApplyFault(*action, result)) {
@@ -85,23 +98,25 @@ GateResult TrafficControl::Gate(const Route& route, const RequestCharge* charge)
     }
   }
   // Azure: spec §12.1 — 1 entity per request, N for a $batch of N; a query is admitted for 1 and
-  // charged the rest of what it scanned below (debt: the next requests wait it out).
-  const std::uint64_t entities = partition_charge != nullptr ? partition_charge->entities : 1;
-  const PartitionRef ref{route.account, table, partition};
-  const ThrottleVerdict verdict = throttle_.Admit(ref, std::max<std::uint64_t>(entities, 1));
+  // charged the rest of what it scanned once it ran (ChargeScan).
+  const std::uint64_t entities = EntitiesOf(charge);
+  const ThrottleVerdict verdict = throttle_.Admit(ref, entities);
   if (verdict != ThrottleVerdict::kAdmitted) {
     metrics_.AddThrottled(verdict);
     result.refusal = Busy(verdict);
     return result;
   }
-  if (charge == nullptr) return result;
-  if (TraitsOf(route.op).writes_entities && charge->writes) metrics_.AddEntitiesWritten(entities);
-  if (charge->query != nullptr) {
-    const std::uint64_t scanned = charge->query->scanned;
-    metrics_.AddEntitiesScanned(scanned);
-    if (scanned > entities) throttle_.Charge(ref, scanned - entities);
+  if (charge != nullptr && charge->writes && TraitsOf(route.op).writes_entities) {
+    metrics_.AddEntitiesWritten(entities);
   }
   return result;
+}
+
+void TrafficControl::ChargeScan(const Route& route, const RequestCharge* charge,
+                                const QueryStats& query) {
+  metrics_.AddEntitiesScanned(query.scanned);
+  const std::uint64_t entities = EntitiesOf(charge);
+  if (query.scanned > entities) throttle_.Charge(RefOf(route, charge), query.scanned - entities);
 }
 
 std::optional<Error> TrafficControl::ApplyFault(const FaultAction& action, GateResult& result) {

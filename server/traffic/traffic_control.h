@@ -1,6 +1,7 @@
-// What the request pipeline asks before a request does any work (ARCHITECTURE.md: "auth -> throttle
-// -> handler"): fault rules, then the throttle; and what it records afterwards (metrics, the rest
-// of a query's scan). One per Service; the /-/ endpoints read and change it at runtime.
+// What the request pipeline asks once a request is authenticated and decoded, before any of it
+// runs (ARCHITECTURE.md, "The order of a request": ... authenticate -> decode -> admit -> run):
+// fault rules, then the throttle; and what it records afterwards (the rest of a query's scan,
+// metrics). One per Service; the /-/ endpoints read and change it at runtime.
 #pragma once
 
 #include <chrono>
@@ -41,10 +42,15 @@ class TrafficControl {
   // --faults-file. Errors: kInvalidInput naming the rule's source and the problem.
   static Result<std::vector<FaultRule>> LoadRules(const ThrottleConfig& config);
 
-  // Decides whether the request routed as `route`, whose handler charged `charge` (null when
-  // its handler failed), may go on: counts its entities (spec §12.1) against its partition and
-  // account, and applies fault rules. REQUIRES: no write of the request was submitted yet.
-  GateResult Gate(const Route& route, const RequestCharge* charge);
+  // Decides whether the request routed as `route`, decoded into `charge` (null when its
+  // decoding failed), may run: applies fault rules, then counts its entities (spec §12.1)
+  // against its partition and account. REQUIRES: nothing of the request was read or written yet.
+  GateResult Admit(const Route& route, const RequestCharge* charge);
+
+  // After an admitted query ran: counts what it scanned (metrics) and charges the throttle the
+  // entities scanned beyond those Admit counted (the limiters may go into debt; the next
+  // requests wait it out). `charge` is what Admit was given.
+  void ChargeScan(const Route& route, const RequestCharge* charge, const QueryStats& query);
 
   // One answered request, for /-/metrics.
   void Record(std::optional<Operation> op, int status, std::chrono::nanoseconds latency) {

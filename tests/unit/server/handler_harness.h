@@ -1,7 +1,7 @@
 // A real store in a temp dir (tests/support/store_fixture.h), its ManualClock and one call that
-// runs a request the way the pipeline does: RouteRequest -> Dispatch -> (Store::Write of the
-// WriteFn -> finish). Each call returns one printable dump of the response, so tests compare a
-// single golden string.
+// runs a request the way the pipeline does: RouteRequest -> Dispatch -> the ReadFn, or
+// (Store::Write of the WriteFn -> finish). Each call returns one printable dump of the response, so
+// tests compare a single golden string.
 #pragma once
 
 #include <chrono>
@@ -68,6 +68,9 @@ class Harness {
     ctx.query_budget = query_budget;
     auto outcome = Dispatch(ctx);
     if (!outcome) return ErrorReply(outcome.error(), {});
+    if (outcome->read) {
+      if (auto read = outcome->read(ctx, *outcome); !read) return ErrorReply(read.error(), {});
+    }
     Response& response = outcome->response;
     if (outcome->write) {
       Result<void> written = store().Write(outcome->write);

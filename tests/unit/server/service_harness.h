@@ -3,9 +3,15 @@
 // signing a request as the JS SDK does, and running one exchange to completion.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -52,27 +58,67 @@ inline std::string StatusAndCode(const Response& response) {
   return out;
 }
 
+// The store a ServiceHarness's Service uses: the fixture's real store, every call forwarded,
+// with the snapshots asked of it counted — what the tests of the request order read to show that
+// a refused request read nothing (ARCHITECTURE.md, "The order of a request").
+class ReadCountingStore final : public storage::Store {
+ public:
+  explicit ReadCountingStore(storage::Store& store) : store_(&store) {}
+  void Rebind(storage::Store& store) { store_ = &store; }
+  // Read() calls so far.
+  std::uint64_t reads() const { return reads_.load(); }
+
+  Result<std::unique_ptr<storage::ReadView>> Read() override {
+    ++reads_;
+    return store_->Read();
+  }
+  void Submit(storage::WriteFn fn, storage::WriteDone done) override {
+    store_->Submit(std::move(fn), std::move(done));
+  }
+  std::optional<Result<void>> TryWrite(storage::WriteFn& fn) override {
+    return store_->TryWrite(fn);
+  }
+  std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<storage::WriteFn> fns) override {
+    return store_->TryWriteGroup(fns);
+  }
+  Result<void> Write(storage::WriteFn fn) override { return store_->Write(std::move(fn)); }
+  void WaitForReclaim() override { store_->WaitForReclaim(); }
+  storage::StoreStats Stats() const override { return store_->Stats(); }
+  storage::StoreGeneration Generation() const override { return store_->Generation(); }
+  Result<std::uint64_t> Backup(const std::string& dest_dir) override {
+    return store_->Backup(dest_dir);
+  }
+
+ private:
+  storage::Store* store_;
+  std::atomic<std::uint64_t> reads_{0};
+};
+
 // A Service configured like the server's (`config` plus the development account) over a fresh
 // store whose clock starts at `start`.
 class ServiceHarness {
  public:
   ServiceHarness(DateTime start, std::string_view dir_prefix, ServerConfig config = {})
       : fixture_({.start = start, .map_size_bytes = 1ull << 30, .dir_prefix = dir_prefix}),
+        counting_(fixture_.store()),
         config_(std::move(config)) {
     config_.accounts.push_back({std::string(kDevAccountName), std::string(kDevAccountKey), {}});
-    service_ = std::make_unique<Service>(config_, store(), clock());
+    service_ = std::make_unique<Service>(config_, counting_, clock());
   }
 
   // A restart: closes the Service and the store and opens both again on the same directory.
   void Reopen() {
     service_.reset();
     fixture_.Reopen();
-    service_ = std::make_unique<Service>(config_, store(), clock());
+    counting_.Rebind(fixture_.store());
+    service_ = std::make_unique<Service>(config_, counting_, clock());
   }
 
   Service& service() { return *service_; }
   storage::Store& store() { return fixture_.store(); }
   ManualClock& clock() { return fixture_.clock(); }
+  // The snapshots the Service has asked of the store so far.
+  std::uint64_t reads() const { return counting_.reads(); }
 
   // Runs `exchange` through the pipeline; a write goes through the store synchronously, as the
   // session would await it.
@@ -87,6 +133,7 @@ class ServiceHarness {
 
  private:
   malachite::testing::StoreFixture fixture_;
+  ReadCountingStore counting_;  // the Service's view of fixture_'s store
   ServerConfig config_;
   std::unique_ptr<Service> service_;  // declared last: goes before the store it uses
 };

@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <thread>
+#include <vector>
 
 #include "tests/support/store_fixture.h"
 
@@ -70,6 +72,36 @@ TEST_CASE("catalog_generation: a table deleted and created again is found with i
   REQUIRE(name);
   REQUIRE(*name);
   CHECK((*name)->name == "Orders");
+}
+
+TEST_CASE("catalog_generation: a settings write moves the store's generation, a snapshot's too",
+          "[storage]") {
+  StoreFixture f;
+  const TableInfo table = f.CreateTable("acct", "Orders");
+  const StoreGeneration before = f.store().Generation();
+  REQUIRE(before.stable());
+  auto view = f.store().Read();
+  REQUIRE(view);
+  CHECK((*view)->generation() == before);
+  view->reset();
+  const std::vector<std::function<Result<void>(WriteContext&)>> writes = {
+      [](WriteContext& w) { return w.SetServiceProperties("acct", "<cors/>"); },
+      [&](WriteContext& w) { return w.SetTableAcl(table, "acl"); },
+      [](WriteContext& w) { return w.PutRuntimeAccount("made", "record"); },
+      [](WriteContext& w) { return w.DeleteRuntimeAccount("made"); },
+  };
+  StoreGeneration last = before;
+  for (const auto& write : writes) {
+    REQUIRE(f.store().Write(write));
+    const StoreGeneration now = f.store().Generation();
+    CHECK(now.stable());
+    CHECK(now.store_id == before.store_id);
+    CHECK(now.generation > last.generation);
+    last = now;
+  }
+  REQUIRE(f.store().Write(
+      [](WriteContext& w) { return w.GetServiceProperties("acct").map([](auto) {}); }));
+  CHECK(f.store().Generation() == last);  // a read inside a write changes nothing
 }
 
 TEST_CASE("catalog_generation: stores at the same generation do not share tables", "[storage]") {

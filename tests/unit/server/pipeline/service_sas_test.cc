@@ -21,6 +21,8 @@ class Fixture {
   Fixture() : harness_(kStart, "malachite-sas") {}
   // A restart of the server on the same data.
   void Open() { harness_.Reopen(); }
+  // The snapshots the pipeline has opened so far (ReadCountingStore).
+  std::uint64_t reads() const { return harness_.reads(); }
 
   // Signed with SharedKeyLite (the account owner).
   Response Owner(std::string method, std::string target, std::string body = {},
@@ -319,6 +321,35 @@ TEST_CASE("sas service: preflight and actual requests follow the stored CORS rul
   CHECK_FALSE(stranger.Find("Access-Control-Allow-Origin"));
   CHECK(stranger.Find("Vary") == std::optional<std::string_view>("Origin"));
   CHECK_FALSE(f.Anonymous("GET", "/orders()?" + sas).Find("Vary"));
+}
+
+TEST_CASE("sas service: CORS rules are read once per change and follow a Set at once", "[sas]") {
+  Fixture f;
+  Populate(f, "orders");
+  auto set_origin = [&](std::string_view origin) {
+    return f
+        .Owner("PUT", "/?restype=service&comp=properties",
+               "<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>" + std::string(origin) +
+                   "</AllowedOrigins><AllowedMethods>GET</AllowedMethods><AllowedHeaders>"
+                   "</AllowedHeaders><ExposedHeaders></ExposedHeaders><MaxAgeInSeconds>60"
+                   "</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>",
+               {{"Content-Type", "application/xml"}})
+        .status;
+  };
+  auto allowed = [&](std::string_view origin) {
+    Response response = f.Owner("GET", "/orders(PartitionKey='a',RowKey='1')", {},
+                                {{"Origin", std::string(origin)}});
+    return std::string(response.Find("Access-Control-Allow-Origin").value_or("-"));
+  };
+  REQUIRE(set_origin("http://a.example") == 202);
+  CHECK(allowed("http://a.example") == "http://a.example");
+  // The rules are cached: the next request reads the entity and nothing else.
+  const std::uint64_t before = f.reads();
+  CHECK(allowed("http://a.example") == "http://a.example");
+  CHECK(f.reads() == before + 1);
+  REQUIRE(set_origin("http://b.example") == 202);
+  CHECK(allowed("http://b.example") == "http://b.example");
+  CHECK(allowed("http://a.example") == "-");
 }
 
 TEST_CASE("sas service: service stats answer on the secondary account only", "[sas]") {

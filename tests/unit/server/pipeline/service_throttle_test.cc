@@ -70,6 +70,8 @@ class Fixture {
   const Response& last() const { return exchange_.response; }
   const Exchange& exchange() const { return exchange_; }
   ManualClock& clock() { return harness_.clock(); }
+  // The snapshots the pipeline has opened so far (ReadCountingStore).
+  std::uint64_t reads() const { return harness_.reads(); }
 
  private:
   testing::ServiceHarness harness_;
@@ -143,6 +145,46 @@ TEST_CASE("throttling: a query is charged every entity it scanned, and the next 
         std::string::npos);
   CHECK(metrics.find("malachite_requests_total{operation=\"GetEntity\",status=\"503\"} 1\n") !=
         std::string::npos);
+}
+
+TEST_CASE("order: a point read and a query refused by the throttle read nothing",
+          "[throttle][service]") {
+  Fixture f;
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  for (int i = 0; i < 5; ++i) CHECK(f.Insert("p", "r" + std::to_string(i)) == "201");
+  // Partition p has taken its 5: the throttle refuses before the store is asked for a snapshot.
+  const std::uint64_t before = f.reads();
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r1')") == "503 ServerBusy");
+  CHECK(f.Run("GET", "orders()?$filter=PartitionKey%20eq%20'p'") == "503 ServerBusy");
+  CHECK(f.reads() == before);
+  const std::string metrics = f.Admin("GET", "/-/metrics").body;
+  CHECK(metrics.find("malachite_entities_total{kind=\"scanned\"} 0\n") != std::string::npos);
+  // Admitted, each reads one snapshot; the query is charged the 5 entities it scanned.
+  f.clock().Advance(10 * kTicksPerSecond);
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r1')") == "200");
+  CHECK(f.reads() == before + 1);
+  CHECK(f.Run("GET", "orders()?$filter=PartitionKey%20eq%20'p'") == "200");
+  CHECK(f.reads() == before + 2);
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r1')") == "503 ServerBusy");
+  CHECK(f.reads() == before + 2);
+}
+
+TEST_CASE("order: every read refused by a fault rule reads nothing", "[throttle][service]") {
+  Fixture f;
+  CHECK(f.Run("POST", "Tables", R"({"TableName":"orders"})") == "201");
+  CHECK(f.Insert("p", "r") == "201");
+  CHECK(f.Admin("POST", "/-/faults", R"({"fault":"ServerBusy","table":"orders"})").status == 201);
+  CHECK(f.Admin("POST", "/-/faults", R"({"fault":"OperationTimedOut","operation":"QueryTables"})")
+            .status == 201);
+  const std::uint64_t before = f.reads();
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r')") == "503 ServerBusy");
+  CHECK(f.Run("GET", "orders()") == "503 ServerBusy");
+  CHECK(f.Run("GET", "Tables('orders')") == "503 ServerBusy");
+  CHECK(f.Run("GET", "Tables") == "500 OperationTimedOut");
+  CHECK(f.reads() == before);
+  CHECK(f.Admin("DELETE", "/-/faults").status == 200);
+  CHECK(f.Run("GET", "orders(PartitionKey='p',RowKey='r')") == "200");
+  CHECK(f.reads() == before + 1);
 }
 
 TEST_CASE("throttling: off lets everything through and the report still shows the rate",
