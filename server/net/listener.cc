@@ -104,9 +104,11 @@ class BeastListener final : public Listener {
         connections_.high_water()));
     lines.push_back(body_budget_.limit() == 0
                         ? std::string("request bodies in flight: no memory limit")
-                        : fmt::format("request bodies in flight: up to {} MiB together, then 503 "
-                                      "ServerBusy (--body-memory-mb)",
-                                      body_budget_.limit() >> 20));
+                        : fmt::format("request bodies in flight: up to {} MiB together ({} MiB "
+                                      "for bodies over 64 KiB), then 503 ServerBusy "
+                                      "(--body-memory-mb)",
+                                      body_budget_.limit() >> 20,
+                                      body_budget_.large_limit() >> 20));
     return lines;
   }
 
