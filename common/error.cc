@@ -156,6 +156,10 @@ constexpr std::array<Row, static_cast<std::size_t>(ErrorCode::kCount)> kTable = 
     {E::kServerBusy, {"ServerBusy", 503, "The server is busy."}},
     {E::kOperationTimedOut,
      {"OperationTimedOut", 500, "Operation could not be completed within the specified time."}},
+    // Emulator: HTTP's 408 for a request whose body stopped arriving before the server's
+    // --request-timeout passed; spec §8 lists no Azure code for it.
+    {E::kRequestTimeout,
+     {"RequestTimeout", 408, "The request body did not arrive within the permitted time."}},
     {E::kInternalError,
      {"InternalError", 500,
       "Server encountered an internal error. Please try again after some time."}},

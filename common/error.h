@@ -72,6 +72,7 @@ enum class ErrorCode : std::uint8_t {
   kCorsPreflightFailure,
   kServerBusy,
   kOperationTimedOut,
+  kRequestTimeout,  // a request body that did not arrive in time (Emulator: see error.cc)
   kInternalError,
   kInsufficientAccountResources,  // disk or map full (Emulator: see storage/FORMAT.md)
   // The management codes of the runtime accounts (POST/DELETE /-/accounts).

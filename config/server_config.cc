@@ -199,8 +199,9 @@ const Option kOptions[] = {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},
     {"body-memory-mb", "<n>", "256",
-     "MiB all request bodies in flight may hold together; past it a request\n"
-     "waits up to 1 s, then gets 503 ServerBusy; 0: no limit",
+     "MiB all request bodies in flight may hold together (bodies over 64 KiB\n"
+     "7/8 of it, the rest kept for small ones); past it a request waits up to\n"
+     "1 s, then gets 503 ServerBusy; 0: no limit",
      [](C& c, V f, V v) { return SetNumber<std::uint64_t>(c.body_memory_mb, f, v, 0, 1u << 20); }},
     {"query-budget-ms", "<n>", "5000",
      "wall time a query page may scan before it returns a partial page\n"

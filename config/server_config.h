@@ -95,7 +95,9 @@ struct ServerConfig {
   // --body-memory-mb: MiB that request bodies being received and processed may hold at once,
   // all connections together; a request whose body does not fit waits up to a second for room,
   // then gets 503 ServerBusy (a chunked body: at the chunk that does not fit). 0: no limit.
-  // Default 256 (64 bodies of the 4 MiB maximum).
+  // Bodies over 64 KiB may hold seven eighths of it together; the rest is kept for small bodies
+  // (server/net/body_budget.h). Default 256 (55 large bodies of the 4 MiB maximum and its $batch
+  // slack, and 32 MiB for small ones).
   std::uint64_t body_memory_mb = 256;
   // --host-style on|off: a Host whose first label is a known account (<account>.localhost,
   // <account>.table.<anything>; "-secondary" for the secondary) addresses that account, and the

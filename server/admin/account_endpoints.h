@@ -1,4 +1,4 @@
-// Accounts made at run time (issue 28): a test, or each test of a parallel suite, makes its own
+// Accounts made at run time: a test, or each test of a parallel suite, makes its own
 // account with its own key, so suites sharing one emulator never see each other's tables.
 //
 //   POST /-/accounts            body: empty, or JSON {"name": "<3-24 a-z0-9>", "key": "<base64>"}

@@ -32,7 +32,10 @@ void RequestParser::on_request_impl(boost::beast::http::verb, string_view method
 
 bool RequestParser::ChargeBody(std::uint64_t bytes) {
   if (budget_ == nullptr || bytes == 0) return true;
-  if (!budget_->TryCharge(bytes)) return false;
+  // A Content-Length body is charged whole (its size is the class, body_budget.h); a chunked
+  // one chunk by chunk, its class the size it has reached.
+  const auto length = content_length();
+  if (!budget_->TryCharge(bytes, length ? *length : charged_ + bytes)) return false;
   charged_ += bytes;
   return true;
 }

@@ -33,7 +33,9 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   }
 
   // Charges `bytes` of the coming body to the budget now (the session does so for a
-  // Content-Length body before reading it, waiting for room). False when the budget refuses.
+  // Content-Length body before reading it, waiting for room), as a body of its Content-Length
+  // (BodyBudget::TryCharge), or of what a chunked body will then have charged. False when the
+  // budget refuses.
   bool ChargeBody(std::uint64_t bytes);
 
   // Gives the body's charge back (the body has been processed or dropped).

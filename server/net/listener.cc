@@ -23,6 +23,7 @@
 #include "server/net/session.h"
 #include "server/net/stdin_lifeline.h"
 #include "server/net/tls_context.h"
+#include "server/pipeline/failure_log.h"
 
 namespace malachite::server {
 namespace {
@@ -104,9 +105,11 @@ class BeastListener final : public Listener {
         connections_.high_water()));
     lines.push_back(body_budget_.limit() == 0
                         ? std::string("request bodies in flight: no memory limit")
-                        : fmt::format("request bodies in flight: up to {} MiB together, then 503 "
-                                      "ServerBusy (--body-memory-mb)",
-                                      body_budget_.limit() >> 20));
+                        : fmt::format("request bodies in flight: up to {} MiB together ({} MiB "
+                                      "for bodies over 64 KiB), then 503 ServerBusy "
+                                      "(--body-memory-mb)",
+                                      body_budget_.limit() >> 20,
+                                      body_budget_.large_limit() >> 20));
     return lines;
   }
 
@@ -152,7 +155,7 @@ class BeastListener final : public Listener {
     shared_->connections = &connections_;
     shared_->admin_access = &admin_access_;
     asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
-    asio::co_spawn(ioc_, ReturnMemoryAfterBursts(), asio::detached);
+    asio::co_spawn(ioc_, OnceASecond(), asio::detached);
     asio::signal_set signals(ioc_, SIGINT, SIGTERM);
     signals.async_wait([this](const beast::error_code& ec, int signal) {
       if (!ec) BeginStop(fmt::format("signal {}", signal));
@@ -168,6 +171,8 @@ class BeastListener final : public Listener {
     for (auto& thread : pool) thread.join();
     // A job still running (a long backup) finishes before the store may close.
     jobs_.join();
+    // The count of a burst's left-out failure lines, if the timer has not written it yet.
+    FlushLeftOutFailures(/*now=*/true);
   }
 
  private:
@@ -205,12 +210,14 @@ class BeastListener final : public Listener {
     }
   }
 
-  // Once a second: after a burst of large bodies, gives the freed heap back to the system.
-  asio::awaitable<void> ReturnMemoryAfterBursts() {
+  // Once a second: after a burst of large bodies, gives the freed heap back to the system; after
+  // a burst of failures, logs how many failure lines were left out (failure_log.h).
+  asio::awaitable<void> OnceASecond() {
     asio::steady_timer timer(ioc_);
     while (!shared_->stopping.load()) {
       timer.expires_after(std::chrono::seconds(1));
       co_await timer.async_wait(kTuple);
+      FlushLeftOutFailures();
       const std::uint64_t peak = body_budget_.TakePeak();
       if (ReturnFreedMemory(peak, body_budget_.in_use())) {
         spdlog::debug("returned freed memory after {} MiB of request bodies", peak >> 20);

@@ -140,6 +140,9 @@ asio::awaitable<beast::error_code> ReadRequest(Stream& stream, beast::flat_buffe
   if (auto length = parser.content_length(); length && *length > 0) {
     if (!co_await ChargeBodyOrWait(parser, *length)) co_return asio::error::no_buffer_space;
   }
+  // From here the client sends a body that may hold a share of the budget: if it stops sending,
+  // the timeout answers it (408) instead of closing in silence.
+  if (!parser.is_done()) deadline.AnswerOnExpiry();
   // Clients that send `Expect: 100-continue` wait for this before sending the body.
   if (auto expect = request.Find("Expect"); expect && beast::iequals(*expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -187,8 +190,16 @@ asio::awaitable<beast::error_code> WriteResponse(Stream& stream, Response& respo
 }
 
 // The answer to a request that could not be read: 413 past the body limit, 503 ServerBusy when
-// the body budget had no room, else 400.
+// the body budget had no room, 408 when its body did not arrive in time (asio timed_out), else
+// 400.
 Error UnreadableRequestError(const beast::error_code& ec) {
+  if (ec == asio::error::timed_out) {
+    // Emulator: a body still incomplete when the request timeout passes ends with an answer
+    // naming the cause, so that a stalled client (or a proxy's log) shows why, and its share of
+    // the body budget goes back.
+    return Error{
+        ErrorCode::kRequestTimeout, {}, "the request body did not arrive within --request-timeout"};
+  }
   if (ec == http::error::body_limit)
     return Error{ErrorCode::kRequestBodyTooLarge, {}, ec.message()};
   if (ec == asio::error::no_buffer_space) {
@@ -298,6 +309,7 @@ asio::awaitable<void> Serve(Stream& stream, SessionShared& shared, bool secure,
     beast::error_code ec =
         co_await ReadRequest(stream, buffer, parser, exchange.request, deadline, tracked);
     if (ec) {
+      if (deadline.Expired() && ec == asio::error::operation_aborted) ec = asio::error::timed_out;
       if (!IsQuietClose(ec)) {
         parser.ReleaseBodyCharge();
         co_await AnswerBadRequest(stream, shared, exchange, head, deadline, ec, remote);

@@ -109,6 +109,8 @@ struct ConnectionDeadline::State {
   asio::steady_timer timer;
   std::chrono::steady_clock::duration timeout;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  bool answer = false;   // AnswerOnExpiry: cancel instead of close
+  bool expired = false;  // a deadline set to answer has passed
 };
 
 // The handler owns the state: it may run after the session ended (a timer that fired just before
@@ -120,8 +122,17 @@ void ConnectionDeadline::Wait(const std::shared_ptr<State>& state,
     if (ec || state->tcp == nullptr) return;
     const auto now = std::chrono::steady_clock::now();
     if (state->deadline <= now) {
-      // As Beast's timeout does: the pending operation ends, the session sees it and closes.
-      state->tcp->close();
+      if (!state->answer) {
+        // As Beast's timeout does: the pending operation ends, the session sees it and closes.
+        state->tcp->close();
+        return;
+      }
+      // The session answers first, within a timeout of its own (its write Arms again).
+      state->tcp->cancel();
+      state->expired = true;
+      state->answer = false;
+      state->deadline = std::chrono::steady_clock::time_point::max();
+      Wait(state, now + state->timeout);
       return;
     }
     const bool armed = state->deadline != std::chrono::steady_clock::time_point::max();
@@ -145,11 +156,17 @@ ConnectionDeadline::~ConnectionDeadline() {
 // late by more than the time the fired handler waits to run.
 void ConnectionDeadline::Arm() {
   state_->deadline = std::chrono::steady_clock::now() + state_->timeout;
+  state_->answer = false;
 }
 
 void ConnectionDeadline::Disarm() {
   state_->deadline = std::chrono::steady_clock::time_point::max();
+  state_->answer = false;
 }
+
+void ConnectionDeadline::AnswerOnExpiry() { state_->answer = true; }
+
+bool ConnectionDeadline::Expired() const { return state_->expired; }
 
 TrackedConnection::TrackedConnection(ConnectionRegistry* connections, beast::tcp_stream& tcp) {
   if (connections == nullptr) return;

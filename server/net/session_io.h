@@ -61,6 +61,13 @@ class ConnectionDeadline {
   void Arm();
   // No deadline until the next Arm (while a request is processed, the socket is not used).
   void Disarm();
+  // Until the next Arm or Disarm, the deadline's passing cancels the pending operation (it ends
+  // with operation_aborted) and makes Expired() true, instead of closing the connection: the
+  // session can still answer a request whose body did not arrive in time. Afterwards the
+  // deadline is disarmed, as after Disarm.
+  void AnswerOnExpiry();
+  // True once a deadline set to answer (AnswerOnExpiry) has passed.
+  bool Expired() const;
 
  private:
   struct State;

@@ -23,7 +23,14 @@ void FormatFailureLine(const Exchange& exchange, const Error& error, std::string
 
 // Logs `error` answering `exchange` when IsServerFailure: at error for 500, at warn otherwise
 // (501, 503 load shedding, a full store). At most 20 lines a second are written; the next line
-// after a quiet spell says how many were left out. Thread-safe.
+// written says how many were left out, or FlushLeftOutFailures does. Thread-safe.
 void LogServerFailure(const Exchange& exchange, const Error& error);
+
+// When failure lines were left out and no line has said so yet, writes one line (at warn)
+//   <N> similar failure lines left out (at most 20 a second are written)
+// once the second they were left out in is over, or at once with `now` (at shutdown). Does
+// nothing otherwise. Called once a second by the listener's timer and at its stop; thread-safe,
+// and the count is written once, by this or by the next failure line.
+void FlushLeftOutFailures(bool now = false);
 
 }  // namespace malachite::server

@@ -272,6 +272,27 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "session: a body that stops arriving holds its budget share until the timeout, then is "
+    "answered 408 RequestTimeout and its share goes back",
+    "[session]") {
+  BodyBudget budget(1 << 20);
+  OneSessionServer server(&budget, std::chrono::seconds(1));
+  Client client(server.port());
+  const auto started = std::chrono::steady_clock::now();
+  asio::write(client.socket, asio::buffer(std::string(kInsertHead) +
+                                          "Content-Length: 1000\r\n\r\n{\"PartitionKey\""));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(budget.in_use() == 1000);
+  const std::string head = client.ReadHead();
+  CHECK(std::chrono::steady_clock::now() - started >= std::chrono::seconds(1));
+  CHECK(head.substr(0, 30) == "HTTP/1.1 408 Request Timeout\r\n");
+  CHECK(head.find("x-ms-error-code: RequestTimeout\r\n") != std::string::npos);
+  CHECK(client.ReadToClose().find(R"({"odata.error":{"code":"RequestTimeout")") !=
+        std::string::npos);
+  CHECK(budget.in_use() == 0);
+}
+
+TEST_CASE(
     "session: a keep-alive connection that sends requests more often than the timeout stays "
     "open past it, and is closed once it idles",
     "[session]") {
