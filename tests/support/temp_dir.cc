@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace malachite::testing {
@@ -21,6 +22,11 @@ TempDir::TempDir(std::string_view prefix) {
 TempDir::~TempDir() {
   std::error_code ignored;  // a destructor must not throw; a leftover dir is only litter
   std::filesystem::remove_all(path_, ignored);
+}
+
+void WriteFile(const std::string& path, std::string_view text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << text;
 }
 
 }  // namespace malachite::testing

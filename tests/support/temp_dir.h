@@ -23,4 +23,7 @@ class TempDir {
   std::string path_;
 };
 
+// Writes `text` to `path`, making its missing parent directories.
+void WriteFile(const std::string& path, std::string_view text);
+
 }  // namespace malachite::testing

@@ -14,17 +14,14 @@ namespace {
 
 using malachite::testing::TempDir;
 
-void Write(const std::string& path, const std::string& text) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << text;
-}
+using malachite::testing::WriteFile;
 
 }  // namespace
 
 TEST_CASE("azurite_db: tables and typed entities with their timestamps, base64 Guids decoded",
           "[cli]") {
   TempDir dir;
-  Write(dir.path() + "/__azurite_db_table__.json", R"({"filename":"x","collections":[
+  WriteFile(dir.path() + "/__azurite_db_table__.json", R"({"filename":"x","collections":[
     {"name":"$TABLES_COLLECTION$","data":[{"account":"devstoreaccount1","table":"Orders"},
                                           {"account":"other","table":"t"}]},
     {"name":"devstoreaccount1$Orders","data":[{"PartitionKey":"p","RowKey":"r",
@@ -47,7 +44,7 @@ TEST_CASE("azurite_db: tables and typed entities with their timestamps, base64 G
   CHECK(e.timestamp == *ParseIso8601("2024-01-02T03:04:05.1234567Z"));
   CHECK((*tables)[1].entities.empty());
 
-  Write(dir.path() + "/bad.json", R"({"collections":[]})");
+  WriteFile(dir.path() + "/bad.json", R"({"collections":[]})");
   CHECK(ReadAzuriteDb(dir.path() + "/bad.json").error().message ==
         dir.path() + "/bad.json has no $TABLES_COLLECTION$ (not Azurite's table database)");
 }

@@ -6,30 +6,12 @@
 
 #include "common/datetime.h"
 #include "common/encoding.h"
+#include "tests/unit/cli/every_type.h"
 
 namespace malachite::cli {
 namespace {
 
-Entity EveryType() {
-  Entity e;
-  e.partition_key = "p'1";
-  e.row_key = "";
-  e.properties = {
-      {"S", EdmValue::String("a,b\"c\nd")},
-      {"I32", EdmValue::Int32(-7)},
-      {"I64", EdmValue::Int64(9007199254740993)},  // 2^53 + 1: not a double
-      {"D", EdmValue::Double(0.1)},
-      {"DI", EdmValue::Double(3)},
-      {"Neg0", EdmValue::Double(-0.0)},
-      {"NaN", EdmValue::Double(std::nan(""))},
-      {"Inf", EdmValue::Double(-HUGE_VAL)},
-      {"B", EdmValue::Boolean(true)},
-      {"T", EdmValue::Time(*ParseIso8601("2024-01-02T03:04:05.1234567Z"))},
-      {"G", EdmValue::Guid(*ParseGuid("01234567-89ab-cdef-0123-456789abcdef"))},
-      {"Bin", EdmValue::Binary(std::string("\x00\x01\xff", 3))},
-  };
-  return e;
-}
+using testing::EveryType;
 
 std::string Line(const Entity& e, bool with_timestamp = false) {
   std::string out;

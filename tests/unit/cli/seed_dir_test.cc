@@ -13,20 +13,17 @@ namespace {
 
 using malachite::testing::TempDir;
 
-void Write(const std::string& path, const std::string& text) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << text;
-}
+using malachite::testing::WriteFile;
 
 }  // namespace
 
 TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file and line",
           "[cli]") {
   TempDir dir;
-  Write(dir.path() + "/orders.jsonl", "{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}\n");
-  Write(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,31\n");
-  Write(dir.path() + "/README.md", "notes");
-  Write(dir.path() + "/acme/things.jsonl", "");
+  WriteFile(dir.path() + "/orders.jsonl", "{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}\n");
+  WriteFile(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,31\n");
+  WriteFile(dir.path() + "/README.md", "notes");
+  WriteFile(dir.path() + "/acme/things.jsonl", "");
   std::vector<std::string> skipped;
   auto seed = LoadSeedDir(dir.path(), "devstoreaccount1", &skipped);
   REQUIRE(seed);
@@ -38,12 +35,12 @@ TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file 
   CHECK(skipped ==
         std::vector<std::string>{dir.path() + "/README.md (not .jsonl, .ndjson or .csv)"});
 
-  Write(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,old\n");
+  WriteFile(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,old\n");
   CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr).error().message ==
         dir.path() + "/people.csv:3: InvalidInput: " +
             std::string(Describe(ErrorCode::kInvalidInput).message));
-  Write(dir.path() + "/people.csv", "");
-  Write(dir.path() + "/1x.jsonl", "");
+  WriteFile(dir.path() + "/people.csv", "");
+  WriteFile(dir.path() + "/1x.jsonl", "");
   CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr)
             .error()
             .message.starts_with(dir.path() + "/1x.jsonl: '1x' is not a table name"));

@@ -4,15 +4,18 @@
 // tests compare a single golden string.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/datetime.h"
 #include "server/http/route.h"
 #include "server/http/router.h"
+#include "server/http/url_coding.h"
 #include "server/ops/handler.h"
 #include "server/pipeline/dispatch.h"
 #include "storage/store.h"
@@ -112,5 +115,29 @@ class Harness {
 
   malachite::testing::StoreFixture fixture_;
 };
+
+// Follows a query's continuations from `target` (which ends in a query string or "?") to the end;
+// returns the Int32 property "N" of every entity, in order, and the number of pages.
+inline std::pair<std::vector<int>, int> ReadAllPages(Harness& h, const std::string& target) {
+  std::vector<int> seen;
+  int pages = 0;
+  std::string next;
+  while (true) {
+    auto reply = h.Run("GET", target + next, {}, {}, MetadataLevel::kNone);
+    REQUIRE(reply.status == 200);
+    ++pages;
+    for (std::size_t pos = 0; (pos = reply.body.find("\"N\":", pos)) != std::string::npos;) {
+      pos += 4;
+      seen.push_back(std::stoi(reply.body.substr(pos)));
+    }
+    auto pk = reply.Find("x-ms-continuation-NextPartitionKey");
+    if (!pk) break;
+    auto rk = reply.Find("x-ms-continuation-NextRowKey");
+    REQUIRE(rk);
+    next = "&NextPartitionKey=" + PercentEncode(*pk) + "&NextRowKey=" + PercentEncode(*rk);
+    REQUIRE(pages < 10000);
+  }
+  return {seen, pages};
+}
 
 }  // namespace malachite::server::testing

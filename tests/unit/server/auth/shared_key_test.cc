@@ -7,40 +7,17 @@
 #include "common/datetime.h"
 #include "server/auth/authenticator.h"
 #include "server/http/router.h"
+#include "tests/unit/server/auth/auth_requests.h"
 
 namespace malachite::server {
 namespace {
 
-constexpr const char* kDate = "Sat, 21 Nov 2026 05:21:46 GMT";
-
-Request Make(std::string method, std::string target, std::vector<Header> headers) {
-  Request request;
-  request.method = std::move(method);
-  request.target = std::move(target);
-  request.headers = std::move(headers);
-  return request;
-}
-
-Route RouteOf(const Request& request) {
-  auto route = RouteRequest(request);
-  REQUIRE(route);
-  return *route;
-}
-
-DateTime At(std::string_view rfc1123) { return *ParseRfc1123(rfc1123); }
-
-std::vector<AccountConfig> Accounts() {
-  return {{std::string(kDevAccountName), std::string(kDevAccountKey), {}},
-          {"myacct", "bXlhY2N0LXNlY3JldC1rZXktMQ==", "bXlhY2N0LXNlY3JldC1rZXktMg=="}};
-}
-
-// "ok" or "<code>: <detail>".
-std::string Check(const Request& request, DateTime now = At(kDate)) {
-  Authenticator auth(Accounts());
-  auto result = auth.Authenticate(request, RouteOf(request), now);
-  if (result) return "ok";
-  return std::string(result.error().AzureCode()) + ": " + result.error().detail;
-}
+using testing::Accounts;
+using testing::At;
+using testing::Check;
+using testing::kDate;
+using testing::Make;
+using testing::RouteOf;
 
 }  // namespace
 

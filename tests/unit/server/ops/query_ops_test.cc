@@ -39,28 +39,9 @@ struct QueryFixture {
     });
     REQUIRE(result);
   }
-  // Follows continuations from `target` to the end; returns the N values in order and the
-  // number of pages.
+  // Follows continuations from `target`: the N values in order, and the number of pages.
   std::pair<std::vector<int>, int> ReadAll(const std::string& target) {
-    std::vector<int> seen;
-    int pages = 0;
-    std::string next;
-    while (true) {
-      auto reply = h.Run("GET", target + next, {}, {}, MetadataLevel::kNone);
-      REQUIRE(reply.status == 200);
-      ++pages;
-      for (std::size_t pos = 0; (pos = reply.body.find("\"N\":", pos)) != std::string::npos;) {
-        pos += 4;
-        seen.push_back(std::stoi(reply.body.substr(pos)));
-      }
-      auto pk = reply.Find("x-ms-continuation-NextPartitionKey");
-      if (!pk) break;
-      auto rk = reply.Find("x-ms-continuation-NextRowKey");
-      REQUIRE(rk);
-      next = "&NextPartitionKey=" + PercentEncode(*pk) + "&NextRowKey=" + PercentEncode(*rk);
-      REQUIRE(pages < 1000);
-    }
-    return {seen, pages};
+    return testing::ReadAllPages(h, target);
   }
   Harness h;
 };
