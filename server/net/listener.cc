@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/net/accept_backoff.h"
 #include "server/net/fd_limit.h"
 #include "server/net/session.h"
 #include "server/net/stdin_lifeline.h"
@@ -37,29 +38,6 @@ constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 constexpr auto kDrainLimit = std::chrono::seconds(10);
 // Idle connections closed each time accept fails (EMFILE): room for the connections waiting.
 constexpr std::size_t kClosePerFailedAccept = 16;
-
-// The accept loop's pause after a failure (EMFILE, ENFILE, ENOBUFS): 10 ms doubling to 1 s
-// while failures go on, and one log line per episode instead of one per failure.
-class AcceptBackoff {
- public:
-  std::chrono::milliseconds Failed(const std::string& why, std::size_t closed) {
-    if (failures_++ == 0) {
-      spdlog::warn("accept failed: {}; closed {} idle connections, retrying with back-off", why,
-                   closed);
-    }
-    pause_ = failures_ == 1 ? std::chrono::milliseconds(10) : std::min(pause_ * 2, kMaxPause);
-    return closed > 0 ? std::chrono::milliseconds(1) : pause_;
-  }
-  void Succeeded() {
-    if (failures_ > 1) spdlog::warn("accept works again after {} failed attempts", failures_);
-    failures_ = 0;
-  }
-
- private:
-  static constexpr std::chrono::milliseconds kMaxPause{1000};
-  int failures_ = 0;
-  std::chrono::milliseconds pause_{10};
-};
 
 void LogException(std::string_view what, std::exception_ptr error) {
   if (!error) return;
@@ -173,11 +151,11 @@ class BeastListener final : public Listener {
     jobs_.join();
     // The count of a burst's left-out failure lines, if the timer has not written it yet.
     FlushLeftOutFailures(/*now=*/true);
+    LogAcceptEpisodeOver(std::chrono::steady_clock::time_point::max());
   }
 
  private:
   asio::awaitable<void> Accept() {
-    AcceptBackoff backoff;
     for (;;) {
       auto [ec, socket] = co_await acceptor_.async_accept(NextContext(), kTuple);
       if (ec) {
@@ -185,11 +163,13 @@ class BeastListener final : public Listener {
         // E.g. EMFILE: free descriptors held by idle connections, then wait before retrying
         // (the pending connection keeps the acceptor readable: retrying at once would spin).
         const std::size_t closed = connections_.CloseLongestIdle(kClosePerFailedAccept);
-        asio::steady_timer pause(ioc_, backoff.Failed(ec.message(), closed));
+        auto step = accept_backoff_.Failed(ec.message(), closed, std::chrono::steady_clock::now());
+        if (step.log) spdlog::warn("{}", *step.log);
+        asio::steady_timer pause(ioc_, step.pause);
         co_await pause.async_wait(kTuple);
         continue;
       }
-      backoff.Succeeded();
+      accept_backoff_.Succeeded();
       if (const std::size_t closed = connections_.Trim(); closed > 0) {
         LogNearLimit(closed);
       }
@@ -211,18 +191,24 @@ class BeastListener final : public Listener {
   }
 
   // Once a second: after a burst of large bodies, gives the freed heap back to the system; after
-  // a burst of failures, logs how many failure lines were left out (failure_log.h).
+  // a burst of failures, logs how many failure lines were left out (failure_log.h); after an
+  // episode of failed accepts, logs that it is over.
   asio::awaitable<void> OnceASecond() {
     asio::steady_timer timer(ioc_);
     while (!shared_->stopping.load()) {
       timer.expires_after(std::chrono::seconds(1));
       co_await timer.async_wait(kTuple);
       FlushLeftOutFailures();
+      LogAcceptEpisodeOver(std::chrono::steady_clock::now());
       const std::uint64_t peak = body_budget_.TakePeak();
       if (ReturnFreedMemory(peak, body_budget_.in_use())) {
         spdlog::debug("returned freed memory after {} MiB of request bodies", peak >> 20);
       }
     }
+  }
+
+  void LogAcceptEpisodeOver(std::chrono::steady_clock::time_point now) {
+    if (auto line = accept_backoff_.Tick(now)) spdlog::warn("{}", *line);
   }
 
   // At most one line every 10 s: a flood of idle connections would otherwise flood the log.
@@ -286,6 +272,8 @@ class BeastListener final : public Listener {
   // Accept's near-limit log state (the accept loop is one coroutine: no lock needed).
   std::chrono::steady_clock::time_point last_near_limit_log_{};
   std::size_t closed_near_limit_ = 0;
+  // Failed accepts: the pause and the episode's log lines (accept loop and timer, both on ioc_).
+  AcceptBackoff accept_backoff_;
   // Set with --cert/--key. Declared before the sessions that use it (they die with ioc_).
   std::optional<asio::ssl::context> tls_;
   // Declared before ioc_: session frames (destroyed with ioc_) refer to it.

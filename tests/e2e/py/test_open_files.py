@@ -6,12 +6,13 @@ longest-idle ones to make room, back off instead of spinning on EMFILE, and serv
 client at once.
 """
 import shutil
+import signal
 import socket
 import time
 
 import pytest
 
-from conftest import MalachiteServer, binary_path, stop_checked, unique_name
+from conftest import MalachiteServer, binary_path, unique_name
 
 IDLE_CONNECTIONS = 400
 
@@ -73,11 +74,15 @@ def test_idle_connections_at_the_open_file_limit_do_not_lock_out_new_clients(tmp
         assert len(closed) >= IDLE_CONNECTIONS - 256, "only %d were closed" % len(closed)
         # The oldest went first: the first connections opened are among the closed ones.
         assert all(s in closed for s in idle[:50])
+        assert "longest-idle keep-alive connections" in server.log()
+        code = server.stop()
+        assert code in (0, -signal.SIGTERM), server.log()
         log = server.log()
-        assert "longest-idle keep-alive connections" in log
-        # One line per episode, not one per failed accept.
-        assert log.count("accept failed") <= 3, log
-        stop_checked(server)
+        # Failed accepts (EMFILE) come in one episode: one line when it starts and one when it is
+        # over (at the latest at shutdown), never one per failed accept.
+        assert log.count("accept failed") <= 1, log
+        assert log.count("accept failures over") == log.count("accept failed"), log
+        server.cleanup()
         server = None
     finally:
         for s in idle:
