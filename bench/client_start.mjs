@@ -1,4 +1,4 @@
-// The two figures issue 28 sets for @malachite/server, measured as a test suite meets them
+// The two start-up figures promised for @malachite/server (README), measured as a test suite meets them
 // (scripts/check-node-client runs it once in its clean project and prints them; no assertion):
 //   1. startMalachite() to the first successful SDK call (TableClient.createTable), over --runs
 //      starts (median and p95; target 100 ms), and its two parts: the server listening, the call;

@@ -70,7 +70,7 @@ void LogServerFailure(const Exchange& exchange, const Error& error) {
   spdlog::log(level, "{}", line);
 }
 
-// Issue 31: a burst that ends (the disk-full trial's last 389 refusals) has no next failure line
+// A burst that ends (the disk-full trial's last 389 refusals) has no next failure line
 // to carry its count, so the listener's once-a-second timer calls this. Waiting for the window
 // to end keeps the count in one line per burst-second instead of a line per timer tick while
 // the burst goes on. The exchange takes the count at most once: a failure line that writes it
