@@ -226,6 +226,14 @@ int Serve(ServerConfig& config) {
                config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host, port);
   // The open-file limit, idle-connection closing and the body memory budget.
   for (const std::string& line : (*listener)->Describe()) spdlog::info("{}", line);
+  // An earlier run ended with the disk full (it gave the reserve back), or the disk has no room
+  // for the reserve now: say so before the first refused write does.
+  if ((*store)->SpaceAlarmRaised()) {
+    spdlog::warn(
+        "data disk full ({}): space alarm raised; deletes are served, writes that add data get 409 "
+        "InsufficientAccountResources until deletes or the disk free space",
+        config.data_dir);
+  }
   if (config.admin_open && !config.loose) spdlog::warn("--admin-open: every client may use /-/");
   // Tests parse this line to learn the port (--port 0).
   std::printf("malachite: listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>(port));

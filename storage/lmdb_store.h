@@ -29,6 +29,7 @@ class LmdbStore final : public Store {
   Result<void> Write(WriteFn fn) override;
   void WaitForReclaim() override;
   StoreStats Stats() const override;
+  bool SpaceAlarmRaised() const override { return space_alarm_ && space_alarm_->raised(); }
   StoreGeneration Generation() const override {
     return {core_.generation.store_id(), core_.generation.Before()};
   }

@@ -152,7 +152,8 @@ class WriteContext {
   // Replaces the service properties record of `account` (opaque bytes).
   virtual Result<void> SetServiceProperties(std::string_view account, std::string_view record) = 0;
   // Stores (replacing) the record of an account made at run time (opaque bytes), or removes it;
-  // removing an absent one is not an error. The account's tables are the caller's to delete
+  // removing an absent one is not an error. Both remove the account's service properties (a new
+  // account starts with the defaults). The account's tables are the caller's to delete
   // (DeleteAccountTables), in the same write.
   virtual Result<void> PutRuntimeAccount(std::string_view account, std::string_view record) = 0;
   virtual Result<void> DeleteRuntimeAccount(std::string_view account) = 0;
@@ -203,6 +204,9 @@ class Store {
   virtual void WaitForReclaim() = 0;
   // Writer counters; commits < writes shows group commit at work.
   virtual StoreStats Stats() const { return {}; }
+  // Whether the space alarm is raised (the data disk was full: writes that add data are refused,
+  // deletes are served; storage/FORMAT.md, "Full disks"). One relaxed atomic load.
+  virtual bool SpaceAlarmRaised() const { return false; }
   // The generation a snapshot begun now would see, without beginning one: a value cached with a
   // snapshot's equal, stable generation is still what the store holds. One atomic load.
   virtual StoreGeneration Generation() const { return {}; }

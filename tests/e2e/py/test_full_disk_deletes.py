@@ -300,6 +300,8 @@ def test_kill_9_during_fill_deletes_and_reinserts_loses_nothing_acknowledged(dis
         worker = _run_and_kill(server, [("insert", name, r) for r in rows[start:]],
                                kill_after=len(rows))
         assert worker.full is not None, "the disk never filled"
+        # Killed with the alarm raised (the reserve given back): the restart says so at once.
+        assert "space alarm raised; deletes are served" in server.log(), server.log()
         model.apply(worker)
         checked.append(model.check(server, name))
         present = sorted(r for _, r in model.present)
