@@ -141,14 +141,19 @@ Result<void> TxnWriteContext::SetServiceProperties(std::string_view account,
   return core_.settings.Put(txn_, ServicePropertiesKey(account), record);
 }
 
+// Azure: a storage account's service properties are part of it: a new account has the defaults,
+// and deleting the account deletes them. So both remove any record under the name (one left by a
+// Set Service Properties that raced the delete of an earlier account of the same name, too).
 Result<void> TxnWriteContext::PutRuntimeAccount(std::string_view account, std::string_view record) {
   if (auto ok = CheckSpace(); !ok) return ok;
   BeginCatalogChange();
+  if (auto ok = core_.settings.Delete(txn_, ServicePropertiesKey(account)); !ok) return ok;
   return core_.settings.Put(txn_, RuntimeAccountKey(account), record);
 }
 
 Result<void> TxnWriteContext::DeleteRuntimeAccount(std::string_view account) {
   BeginCatalogChange();
+  if (auto ok = core_.settings.Delete(txn_, ServicePropertiesKey(account)); !ok) return ok;
   return core_.settings.Delete(txn_, RuntimeAccountKey(account));
 }
 

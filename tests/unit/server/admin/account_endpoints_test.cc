@@ -53,6 +53,20 @@ struct AccountsFixture {
     return out;
   }
 
+  bool SetProperties(const std::string& account, const std::string& record) {
+    return fixture.store()
+        .Write([&](storage::WriteContext& w) { return w.SetServiceProperties(account, record); })
+        .has_value();
+  }
+
+  std::optional<std::string> Properties(const std::string& account) {
+    auto view = fixture.store().Read();
+    REQUIRE(view);
+    auto record = (*view)->GetServiceProperties(account);
+    REQUIRE(record);
+    return *record;
+  }
+
   // Simulates a restart: a new store on the same files and a new directory that loads them.
   std::size_t Restart(bool transient) {
     fixture.Reopen();
@@ -174,10 +188,29 @@ TEST_CASE("account_endpoints: accounts survive a restart unless transient", "[ac
 
 TEST_CASE("account_endpoints: an account made again starts empty", "[accounts]") {
   AccountsFixture f;
-  // A table left under the name (a write that raced the delete of an earlier account).
+  // A table and service properties left under the name (writes that raced the delete of an
+  // earlier account).
   f.fixture.CreateTable("again1", "Leftover");
+  REQUIRE(f.SetProperties("again1", "left over"));
   REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"again1"})").status == 201);
   CHECK(f.Tables("again1").empty());
+  CHECK(f.Properties("again1") == std::nullopt);
+}
+
+TEST_CASE("account_endpoints: service properties go with their account; reset keeps them",
+          "[accounts]") {
+  AccountsFixture f;
+  REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"props1"})").status == 201);
+  REQUIRE(f.SetProperties("props1", "cors and logging"));
+  REQUIRE(f.SetProperties("devstoreaccount1", "the configured account's"));
+  CHECK(f.Call("POST", "/-/reset?account=props1").status == 200);
+  CHECK(f.Properties("props1") == "cors and logging");
+  CHECK(f.Call("DELETE", "/-/accounts/props1").status == 204);
+  CHECK(f.Properties("props1") == std::nullopt);
+  CHECK(f.Properties("devstoreaccount1") == "the configured account's");
+  // Made again under the same name: the defaults, as a new storage account has.
+  REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"props1"})").status == 201);
+  CHECK(f.Properties("props1") == std::nullopt);
 }
 
 }  // namespace malachite::server
