@@ -1,4 +1,4 @@
-// Hot backups, restores and account resets on real LMDB in temp dirs.
+// Hot backups and restores on real LMDB in temp dirs.
 #include "storage/backup.h"
 
 #include <atomic>
@@ -7,7 +7,6 @@
 #include <fstream>
 #include <thread>
 
-#include "storage/account_reset.h"
 #include "storage/data_dir_lock.h"
 #include "tests/support/store_fixture.h"
 
@@ -171,31 +170,6 @@ TEST_CASE("restore: a directory without a store's data.mdb is refused before any
   REQUIRE_FALSE(garbage);
   CHECK(garbage.error().code == ErrorCode::kInvalidInput);
   CHECK_FALSE(std::filesystem::exists(out.path() + "/data/data.mdb"));
-}
-
-TEST_CASE("account_reset: deletes one account's tables in one write, leaving other accounts",
-          "[storage][reset]") {
-  StoreFixture f;
-  TableInfo a1 = f.CreateTable("a", "one");
-  f.CreateTable("a", "Two");
-  TableInfo b1 = f.CreateTable("b", "one");
-  for (int i = 0; i < 50; ++i) Put(f.store(), a1, Row("p", std::to_string(i), i));
-  Put(f.store(), b1, Row("p", "1", 1));
-  std::size_t deleted = 0;
-  REQUIRE(f.store().Write([&](WriteContext& ctx) -> Result<void> {
-    auto n = DeleteAccountTables(ctx, "a");
-    if (!n) return tl::unexpected(n.error());
-    deleted = *n;
-    return {};
-  }));
-  CHECK(deleted == 2);
-  CHECK(Contents(f.store(), "a", "one") == "no table");
-  CHECK(Contents(f.store(), "a", "two") == "no table");
-  CHECK(Contents(f.store(), "b", "one") == "p/1=1 ");
-  // A new table of the same name starts empty; the old entities are reclaimed in the background.
-  f.CreateTable("a", "one");
-  CHECK(Contents(f.store(), "a", "one").empty());
-  f.store().WaitForReclaim();
 }
 
 }  // namespace malachite::storage

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "server/pipeline/service.h"
+#include "tests/unit/server/service_harness.h"
+
 namespace malachite::server {
 namespace {
 
@@ -58,6 +61,30 @@ TEST_CASE("admin_endpoints: the store's counters render as Prometheus counters",
     CHECK(out.find(std::string("\n") + name + " " + value + "\n") != std::string::npos);
   }
   CHECK(out.back() == '\n');
+}
+
+TEST_CASE("admin_endpoints: insight paths are dispatched; /-/metrics carries the bill's series",
+          "[admin]") {
+  testing::ServiceHarness host(DateTime{638000000000000000}, "malachite-admin");
+  Response response;
+  auto answer = [&](std::string method, std::string target, std::string body = {}) {
+    Request request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.body = std::move(body);
+    response = Response{};
+    const AdminContext context{true, &host.service().traffic(), nullptr, &host.service().insight()};
+    HandleAdminRequest(request, context, response);
+    return std::to_string(response.status) + " " +
+           std::string(response.Find("Content-Type").value_or(""));
+  };
+  CHECK(answer("PUT", "/-/bill/prices", R"({"currency":"EUR"})") == "200 application/json");
+  CHECK(answer("GET", "/-/advisor") == "200 application/json");
+  CHECK(answer("GET", "/-/metrics") == "200 text/plain; version=0.0.4; charset=utf-8");
+  CHECK(response.body.find("# TYPE malachite_billable_transactions_total counter\n") !=
+        std::string::npos);
+  CHECK(response.body.find("malachite_estimated_monthly_cost{account=\"devstoreaccount1\","
+                           "currency=\"EUR\"} 0\n") != std::string::npos);
 }
 
 }  // namespace malachite::server

@@ -1,11 +1,10 @@
-// The explorer's paths and the insight endpoints through the admin dispatcher: embedded files,
-// the server info, the rewrite of Table API calls, and the insight endpoints' errors.
+// The explorer's paths through the admin dispatcher: embedded files, the server info, the rewrite
+// of Table API calls and who may make them.
 #include <catch2/catch.hpp>
 
 #include "common/encoding.h"
 #include "server/admin/admin_access.h"
 #include "server/admin/admin_endpoints.h"
-#include "server/insight/history.h"
 #include "server/pipeline/service.h"
 #include "tests/unit/server/service_harness.h"
 
@@ -144,63 +143,6 @@ TEST_CASE("explorer: an account's credentials open that account's Table API only
   CHECK(answer("/-/explorer/table/devstoreaccount1/Tables", "devstoreaccount1",
                std::string(kDevAccountKey)) == "table api /devstoreaccount1/Tables");
   CHECK(answer("/-/explorer/table/second/Tables", "second", Base64Encode("wrong")) == "403");
-}
-
-TEST_CASE("insight endpoints: JSON answers and errors through the admin dispatcher", "[explorer]") {
-  Fixture f;
-  CHECK(f.Answer("GET", "/-/advisor") == "200 application/json");
-  CHECK(f.response().body.starts_with("{\"findings\":[],\"summary\":{\"tables\":0,"));
-  CHECK(f.Answer("GET", "/-/advisor?severity=bad") == "400 application/json");
-  CHECK(f.Answer("GET", "/-/advisor?category=differs-from-azurite") == "200 application/json");
-  CHECK(f.Answer("GET", "/-/advisor?category=bad") == "400 application/json");
-  CHECK(f.Answer("POST", "/-/advisor") == "405 text/plain; charset=utf-8");
-  CHECK(f.Answer("PUT", "/-/bill/prices", R"({"currency":"EUR"})") == "200 application/json");
-  CHECK(f.response().body.starts_with("{\"currency\":\"EUR\","));
-  CHECK(f.Answer("PUT", "/-/bill/prices", "nope") == "400 application/json");
-  CHECK(f.Answer("GET", "/-/bill") == "200 application/json");
-  CHECK(f.response().body.find("\"account\":\"devstoreaccount1\",\"tables\":[],\"transactions\":0,"
-                               "\"capacity\":{\"account\":\"devstoreaccount1\",\"entities\":0,") !=
-        std::string::npos);
-  CHECK(f.Answer("GET", "/-/capacity?account=devstoreaccount1") == "200 application/json");
-  CHECK(f.Answer("GET", "/-/capacity?account=nobody") == "404 application/json");
-  CHECK(f.Answer("GET", "/-/capacity?account=devstoreaccount1&table=none") ==
-        "404 application/json");
-  CHECK(f.Answer("GET", "/-/capacity") == "400 application/json");
-  CHECK(f.Answer("GET", "/-/traffic?since=soon") == "400 application/json");
-  CHECK(f.Answer("GET", "/-/traffic") == "200 application/json");
-  CHECK(f.response().body == "{\"target\":2000,\"interval_ms\":1000,\"samples\":[]}\n");
-  CHECK(f.Answer("GET", "/-/metrics") == "200 text/plain; version=0.0.4; charset=utf-8");
-  CHECK(f.response().body.find("# TYPE malachite_billable_transactions_total counter\n") !=
-        std::string::npos);
-  CHECK(f.response().body.find("malachite_estimated_monthly_cost{account=\"devstoreaccount1\","
-                               "currency=\"EUR\"} 0\n") != std::string::npos);
-}
-
-TEST_CASE("traffic history: each sample is the difference of one second's totals", "[explorer]") {
-  TrafficHistory history;
-  TrafficTotals totals;
-  const DateTime t0{638000000000000000};
-  history.Add(t0, totals, {});  // the baseline only
-  totals.counters.requests[static_cast<std::size_t>(Operation::kInsertEntity)] = 5;
-  totals.counters.requests[kOperationCount] = 1;
-  totals.counters.errors[static_cast<std::size_t>(ErrorCode::kServerBusy)] = 2;
-  totals.throttled = 2;
-  totals.faults = 1;
-  history.Add(DateTime{t0.ticks + kTicksPerSecond}, totals,
-              {PartitionReport{"devstoreaccount1", "orders", "p1", 1234.5, 1500, 4000, 3, false}});
-  history.Add(DateTime{t0.ticks + 2 * kTicksPerSecond}, totals, {});
-  CHECK(history.size() == 2);
-  CHECK(history.Json(DateTime{}, 2000) ==
-        "{\"target\":2000,\"interval_ms\":1000,\"samples\":["
-        "{\"t\":1664403201000,\"requests\":{\"InsertEntity\":5,\"Unrouted\":1},"
-        "\"errors\":{\"ServerBusy\":2},\"throttled\":2,\"faults\":1,\"partitions\":["
-        "{\"account\":\"devstoreaccount1\",\"table\":\"orders\",\"partition\":\"p1\","
-        "\"rate\":1234.5,\"peak\":1500,\"total\":4000,\"throttled\":3,\"offline\":false}]},"
-        "{\"t\":1664403202000,\"requests\":{},\"errors\":{},\"throttled\":0,\"faults\":0,"
-        "\"partitions\":[]}]}\n");
-  // Only the samples after `since`.
-  CHECK(history.Json(DateTime{t0.ticks + kTicksPerSecond}, 2000).find("1664403201000") ==
-        std::string::npos);
 }
 
 }  // namespace malachite::server

@@ -1,5 +1,6 @@
-// Entra ID bearer tokens (spec §10.9): JWT decoding, JWKS keys and signatures, and the service's
-// checks of lifetime, audience and issuer, then roles. Tokens are minted here (test_tokens.h).
+// Entra ID bearer tokens (spec §10.9): the service's checks of signature, lifetime, audience and
+// issuer, then roles. Tokens are minted here (test_tokens.h); jwt_test.cc and issuer_keys_test.cc
+// test the decoding and the keys.
 #include "server/auth/bearer.h"
 
 #include <unistd.h>
@@ -74,104 +75,6 @@ std::string Verify(const std::string& token, std::int64_t now = kNow,
 }
 
 }  // namespace
-
-TEST_CASE("jwt: a token decodes into the claims the service checks", "[bearer]") {
-  auto jwt = DecodeJwt(CompactToken(
-      R"({"typ":"JWT","alg":"RS256","kid":"k1"})",
-      R"({"aud":["a","b"],"iss":"i","oid":"o","tid":"t","nbf":1.9,"exp":1795000000,"x":[{}]})",
-      "\x01\x02"));
-  REQUIRE(jwt);
-  CHECK(jwt->alg == "RS256");
-  CHECK(jwt->kid == "k1");
-  CHECK(jwt->audiences == std::vector<std::string>{"a", "b"});
-  CHECK(jwt->issuer + jwt->object_id + jwt->tenant_id == "iot");
-  CHECK(jwt->not_before == 1);
-  CHECK(jwt->expires == 1795000000);
-  CHECK(jwt->signature == "\x01\x02");
-  CHECK(jwt->signing_input.find('.') != std::string::npos);
-  // Absent claims are absent, not errors.
-  auto bare = DecodeJwt(CompactToken(R"({})", R"({})", ""));
-  REQUIRE(bare);
-  CHECK(bare->audiences.empty());
-  CHECK_FALSE(bare->expires.has_value());
-}
-
-TEST_CASE("jwt: anything but three base64url segments of JSON objects with typed claims fails",
-          "[bearer]") {
-  const std::string header = Base64UrlEncode(R"({"alg":"RS256"})");
-  const std::string claims = Base64UrlEncode(R"({"aud":"x"})");
-  for (const std::string& bad :
-       {std::string(""), std::string("abc"), header + "." + claims,
-        header + "." + claims + ".c2ln.x", header + "." + claims + ".c2l+",
-        "!!." + claims + ".c2ln", Base64UrlEncode("[1]") + "." + claims + ".c2ln",
-        header + "." + Base64UrlEncode("{\"aud\":") + ".c2ln", CompactToken(R"({"alg":1})", "{}"),
-        CompactToken("{}", R"({"aud":1})"), CompactToken("{}", R"({"aud":["x",2]})"),
-        CompactToken("{}", R"({"exp":"soon"})"), CompactToken("{}", R"({"nbf":1e300})"),
-        CompactToken("{}", R"({"oid":{}})")}) {
-    INFO(bad);
-    CHECK_FALSE(DecodeJwt(bad).has_value());
-  }
-}
-
-TEST_CASE("issuer keys: RS256 and ES256 signatures verify with their JWKS keys only", "[bearer]") {
-  const TestSigner& rsa = TestSigner::Rsa();
-  const TestSigner& ec = TestSigner::Ec();
-  auto keys = IssuerKeys::Parse(R"({"keys":[)" + rsa.Jwk("r1") + "," + ec.Jwk("e1") + "]}");
-  REQUIRE(keys);
-  CHECK(keys->size() == 2);
-  auto check = [&](const std::string& token) {
-    auto jwt = DecodeJwt(token);
-    REQUIRE(jwt);
-    return keys->Verify(jwt->alg, jwt->kid, jwt->signing_input, jwt->signature);
-  };
-  CHECK(check(rsa.Sign("r1", Claims())) == SignatureCheck::kVerified);
-  CHECK(check(ec.Sign("e1", Claims())) == SignatureCheck::kVerified);
-  // Without kid every key of the algorithm's type is tried.
-  CHECK(check(rsa.Sign("", Claims())) == SignatureCheck::kVerified);
-  CHECK(check(rsa.Sign("nope", Claims())) == SignatureCheck::kUnknownKey);
-  CHECK(check(ec.Sign("r1", Claims())) == SignatureCheck::kUnknownKey);  // r1 is an RSA key
-  // Changed claims under the old signature.
-  std::string token = rsa.Sign("r1", Claims());
-  const std::size_t dot = token.find('.');
-  const std::string forged = token.substr(0, dot + 1) +
-                             Base64UrlEncode(Claims({{"oid", R"("admin")"}})) +
-                             token.substr(token.rfind('.'));
-  CHECK(check(forged) == SignatureCheck::kInvalid);
-  std::string ec_token = ec.Sign("e1", Claims());
-  ec_token[ec_token.size() - 2] = ec_token[ec_token.size() - 2] == 'A' ? 'B' : 'A';
-  CHECK(check(ec_token) == SignatureCheck::kInvalid);
-  for (std::string_view alg : {"none", "HS256", "RS512", ""}) {
-    CHECK(keys->Verify(alg, "r1", "a.b", "sig") == SignatureCheck::kUnsupportedAlgorithm);
-  }
-  CHECK(keys->Verify("ES256", "e1", "a.b", "short") == SignatureCheck::kInvalid);
-}
-
-TEST_CASE("issuer keys: a JWKS that cannot be used stops with a one-line reason", "[bearer]") {
-  const std::string rsa = TestSigner::Rsa().Jwk("r1");
-  auto error = [](std::string_view jwks) {
-    auto keys = IssuerKeys::Parse(jwks);
-    return keys ? std::string("ok") : keys.error().message;
-  };
-  CHECK(error("[]") ==
-        R"(issuer keys: not a JSON Web Key Set (a JSON object with a "keys" array))");
-  CHECK(error(R"({"keys":[]})") == "issuer keys: the set holds no signing key");
-  CHECK(error(R"({"keys":[{"kty":"oct","k":"c2VjcmV0"}]})") ==
-        "issuer keys: unsupported kty 'oct' (expected RSA or EC)");
-  CHECK(error(R"({"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]})") ==
-        "issuer keys: an RSA key is shorter than 2048 bits");
-  CHECK(error(R"({"keys":[{"kty":"RSA","e":"AQAB"}]})") ==
-        "issuer keys: an RSA key needs base64url n and e");
-  CHECK(error(R"({"keys":[{"kty":"EC","crv":"P-384","x":"AA","y":"AA"}]})") ==
-        "issuer keys: an EC key must have crv P-256");
-  CHECK(error(R"({"keys":[{"kty":"EC","crv":"P-256","x":"AQ","y":"AQ"}]})") ==
-        "issuer keys: OpenSSL refused an EC key (not a point on P-256?)");
-  // Encryption keys are skipped; a set of only those has no signing key.
-  CHECK(error(R"({"keys":[{"kty":"oct","use":"enc"}]})") ==
-        "issuer keys: the set holds no signing key");
-  CHECK(error(R"({"keys":[{"kty":"oct","use":"enc"},)" + rsa + "]}") == "ok");
-  CHECK(IssuerKeys::Load("/nonexistent/keys.json").error().message ==
-        "cannot read issuer keys file '/nonexistent/keys.json'");
-}
 
 TEST_CASE(
     "bearer: audience is storage.azure.com (or Azure Storage's application ID) or the account's "

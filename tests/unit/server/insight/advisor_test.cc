@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "server/insight/query_shape.h"
 #include "server/insight/usage_table.h"
 
 namespace malachite::server {
@@ -270,40 +269,6 @@ TEST_CASE("advisor: findings as JSON for CI, with the query classes seen", "[adv
   CHECK(json.ends_with(
       "\"summary\":{\"tables\":1,\"queries\":{\"point\":0,\"row-range\":0,\"partition-scan\":0,"
       "\"partition-range\":0,\"table-scan\":1}}}\n"));
-}
-
-TEST_CASE("query_shape: literals become ?, equality lookups are found among the and-terms",
-          "[advisor]") {
-  CHECK(QueryShape("PartitionKey eq 'a' and Price gt 10.5") == "PartitionKey eq ? and Price gt ?");
-  CHECK(QueryShape("(Qty eq 5L) or not (When lt datetime'2024-01-01T00:00:00Z')") ==
-        "(Qty eq ?) or not (When lt ?)");
-  CHECK(QueryShape("Flag eq true and Id eq guid'0b5a2c1e-7f1d-4c3b-9a8e-1234567890ab'") ==
-        "Flag eq ? and Id eq ?");
-  CHECK(QueryShape("") == "");
-  CHECK(QueryShape("Name eq 'unterminated") == "Name eq ?");
-  CHECK(QueryShape("Title eq 'it''s' and  Count ge -1.5e3") == "Title eq ? and Count ge ?");
-  CHECK(EqualityProperties("PartitionKey eq 'p' and Email eq 'x' and Age gt 3 and Email eq 'y'") ==
-        std::vector<std::string>{"Email"});
-  CHECK(EqualityProperties("Email eq 'x' or Name eq 'y'").empty());
-  CHECK(EqualityProperties("not valid").empty());
-}
-
-TEST_CASE(
-    "usage_table: table names compare case-insensitively; beyond capacity tables share one "
-    "entry",
-    "[advisor]") {
-  UsageTable table(2);
-  auto count = [](TableUsage& usage) { usage.single_deletes++; };
-  table.With("acct", "Orders", count);
-  table.With("acct", "ORDERS", count);
-  table.With("acct", "second", count);
-  table.With("acct", "third", count);
-  table.With("acct", "fourth", count);
-  std::string out;
-  for (const TableUsage& usage : table.Snapshot()) {
-    out += usage.table + "=" + std::to_string(usage.single_deletes) + " ";
-  }
-  CHECK(out == "(other tables)=2 Orders=2 second=1 ");
 }
 
 }  // namespace malachite::server
