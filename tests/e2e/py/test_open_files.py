@@ -5,6 +5,7 @@ opens 400 idle connections, half of them keep-alive after one request. The serve
 longest-idle ones to make room, back off instead of spinning on EMFILE, and serve a normal SDK
 client at once.
 """
+import re
 import shutil
 import signal
 import socket
@@ -78,10 +79,12 @@ def test_idle_connections_at_the_open_file_limit_do_not_lock_out_new_clients(tmp
         code = server.stop()
         assert code in (0, -signal.SIGTERM), server.log()
         log = server.log()
-        # Failed accepts (EMFILE) come in one episode: one line when it starts and one when it is
-        # over (at the latest at shutdown), never one per failed accept.
-        assert log.count("accept failed") <= 1, log
-        assert log.count("accept failures over") == log.count("accept failed"), log
+        # Failed accepts (EMFILE) come in episodes (failures less than 1 s apart): one line when
+        # one starts and one when it is over (at the latest at shutdown), never one per failed
+        # accept. The flood is one episode; a loaded machine may split off a second one.
+        marks = re.findall(r"accept (failed|failures over)", log)
+        assert marks == ["failed", "failures over"] * (len(marks) // 2), log
+        assert len(marks) <= 4, log
         server.cleanup()
         server = None
     finally:
