@@ -198,6 +198,10 @@ const Option kOptions[] = {
      [](C& c, V f, V v) {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},
+    {"space-reserve-mb", "<n>", "2",
+     "MiB of disk kept in reserve (space.reserve) and given back when the\n"
+     "disk is full, so deletes still commit; 0: no reserve",
+     [](C& c, V f, V v) { return SetNumber<std::uint64_t>(c.space_reserve_mb, f, v, 0, 4096); }},
     {"body-memory-mb", "<n>", "256",
      "MiB all request bodies in flight may hold together (bodies over 64 KiB\n"
      "7/8 of it, the rest kept for small ones); past it a request waits up to\n"

@@ -59,6 +59,9 @@ struct ServerConfig {
   unsigned sync_interval_ms = 1000;
   // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
+  // --space-reserve-mb: the space reserve a full data disk gives back so deletes still commit
+  // (storage/FORMAT.md, "Full disks"). 0: no reserve and no space alarm. Default 2.
+  std::uint64_t space_reserve_mb = 2;
   // --explain, or MALACHITE_EXPLAIN=1: Query Entities/Query Tables responses carry
   // x-malachite-query-plan (the scan plan, the service's query class, entities scanned and
   // returned). Default off.

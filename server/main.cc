@@ -174,6 +174,7 @@ int Serve(ServerConfig& config) {
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
+  options.space_reserve_bytes = config.space_reserve_mb << 20;
   options.durability = config.durability;
   options.sync_interval = std::chrono::milliseconds(config.sync_interval_ms);
   options.on_background_error = [](const Error& error) {

@@ -31,6 +31,8 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
     auto opened = SpaceReserve::Open(options.data_dir, options.space_reserve_bytes);
     if (!opened) return tl::unexpected<Error>(opened.error());
     reserve = std::move(*opened);
+  } else {
+    SpaceReserve::RemoveLeftover(options.data_dir);
   }
   return std::unique_ptr<Store>(
       new LmdbStore(std::move(*env), std::move(reserve), clock, *last_ticks, options));

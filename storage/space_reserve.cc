@@ -17,9 +17,17 @@ constexpr std::uint64_t kPage = 4096;
 
 }  // namespace
 
+namespace {
+
+std::string ReservePath(const std::string& dir) { return dir + "/space.reserve"; }
+
+}  // namespace
+
+void SpaceReserve::RemoveLeftover(const std::string& dir) { ::unlink(ReservePath(dir).c_str()); }
+
 Result<std::unique_ptr<SpaceReserve>> SpaceReserve::Open(const std::string& dir,
                                                          std::uint64_t bytes) {
-  const std::string path = dir + "/space.reserve";
+  const std::string path = ReservePath(dir);
   const bool existed = ::access(path.c_str(), F_OK) == 0;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {

@@ -21,6 +21,9 @@ class SpaceReserve {
   // store starts with its space alarm raised. Errors: kInternalError when the file cannot be
   // created.
   static Result<std::unique_ptr<SpaceReserve>> Open(const std::string& dir, std::uint64_t bytes);
+  // Removes `<dir>/space.reserve` if an earlier run left one (a store opened without a reserve
+  // gives its blocks back). Absent is not an error; nor is a failure (the file is only blocks).
+  static void RemoveLeftover(const std::string& dir);
   ~SpaceReserve();
   SpaceReserve(const SpaceReserve&) = delete;
   SpaceReserve& operator=(const SpaceReserve&) = delete;

@@ -195,6 +195,30 @@ def test_a_delete_that_finds_no_room_at_all_answers_409_with_a_log_line(disk):
             server.cleanup()
 
 
+def test_the_reserve_size_is_a_flag_and_0_means_no_reserve_and_no_alarm(disk):
+    data = os.path.join(disk, "data")
+    reserve = os.path.join(data, "space.reserve")
+    server = MalachiteServer(data_dir=data, extra_args=["--space-reserve-mb", "4"]).start()
+    try:
+        assert os.stat(reserve).st_blocks * 512 == 4 << 20
+        stop_checked(server)
+        # 0: the leftover reserve gives its blocks back, and a full disk raises no alarm.
+        server = MalachiteServer(data_dir=data, extra_args=["--space-reserve-mb", "0"]).start()
+        assert not os.path.exists(reserve)
+        with server.service_client() as service:
+            table = service.create_table(unique_name("noreserve"))
+            acked, failure = _fill(table, "r")
+            assert failure is not None and failure.status_code == 409, failure
+            assert wire_error_code(failure) == "InsufficientAccountResources"
+            assert table.get_entity("p", acked[-1])["RowKey"] == acked[-1]
+        assert "space alarm raised" not in server.log(), server.log()
+        stop_checked(server)
+        server = None
+    finally:
+        if server is not None:
+            server.cleanup()
+
+
 class _Worker(threading.Thread):
     """Runs (kind, table, row) operations in order, recording which were acknowledged; the one
     in flight when the server dies is `unsure`."""

@@ -210,6 +210,13 @@ TEST_CASE("config: every option has a MALACHITE_ variable, switches take 1/0/tru
         "cert=/c.pem key=/k.pem accounts=1");
   CHECK(config->host == "0.0.0.0");
   CHECK(config->map_size_mb == 64);
+  CHECK(config->space_reserve_mb == 2);
+  auto reserve = Parse({"--space-reserve-mb", "0"}, {"MALACHITE_SPACE_RESERVE_MB=8"});
+  REQUIRE(reserve);
+  CHECK(reserve->space_reserve_mb == 0);  // the flag wins over the variable
+  CHECK(Parse({}, {"MALACHITE_SPACE_RESERVE_MB=8"})->space_reserve_mb == 8);
+  CHECK(Parse({"--space-reserve-mb", "4097"}).error().message ==
+        "invalid value '4097' for --space-reserve-mb (expected an integer in 0..4096)");
   auto off = Parse({"--explain=0", "--in-memory=false"});
   REQUIRE(off);
   CHECK_FALSE(off->explain);
