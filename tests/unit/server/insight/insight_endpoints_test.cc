@@ -12,7 +12,7 @@ namespace {
 
 class Fixture {
  public:
-  Fixture() : host_(DateTime{638000000000000000}, "malachite-insight", Unthrottled()) {}
+  Fixture() : host_(DateTime{638000000000000000}, "malachite-insight") {}
 
   // Runs `method target` through HandleInsightRequest: "<status> <Content-Type>".
   std::string Answer(std::string method, std::string target, std::string body = {}) {
@@ -30,12 +30,6 @@ class Fixture {
   const Response& response() const { return response_; }
 
  private:
-  static ServerConfig Unthrottled() {
-    ServerConfig config;
-    config.throttle.enabled = false;
-    return config;
-  }
-
   testing::ServiceHarness host_;
   Response response_;
 };
