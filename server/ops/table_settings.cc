@@ -11,34 +11,77 @@
 namespace malachite::server {
 namespace {
 
-struct CachedProperties {
-  storage::StoreGeneration generation;  // of the snapshot they were read in; store_id 0: empty
-  std::string account;
-  std::shared_ptr<const ServiceProperties> properties;
+// One thread's last few settings read from the store, by account and table ("" for an account's
+// own). An entry read in a snapshot of the generation the store is still at holds what it holds
+// (catalog_generation.h: a stable generation that has not moved saw no catalog or settings write
+// begin). A handful per thread: a server serves a few accounts, and a miss costs one read.
+template <typename Value>
+class GenerationCache {
+ public:
+  std::shared_ptr<const Value> Find(storage::StoreGeneration now, std::string_view account,
+                                    std::string_view table) const {
+    if (!now.stable()) return nullptr;
+    for (const Slot& slot : slots_) {
+      if (slot.generation == now && slot.account == account && slot.table == table) {
+        return slot.value;
+      }
+    }
+    return nullptr;
+  }
+
+  void Keep(storage::StoreGeneration seen, std::string_view account, std::string_view table,
+            std::shared_ptr<const Value> value) {
+    if (!seen.stable()) return;
+    slots_[next_] = Slot{seen, std::string(account), std::string(table), std::move(value)};
+    next_ = (next_ + 1) % slots_.size();
+  }
+
+ private:
+  struct Slot {
+    storage::StoreGeneration generation;  // of the snapshot it was read in; store_id 0: empty
+    std::string account;
+    std::string table;
+    std::shared_ptr<const Value> value;
+  };
+  std::array<Slot, 4> slots_;
+  std::size_t next_ = 0;
 };
 
-// A handful per thread: a server serves a few accounts, and a miss costs one read.
-struct PropertiesCache {
-  std::array<CachedProperties, 4> slots;
-  std::size_t next = 0;
-};
+thread_local GenerationCache<ServiceProperties> properties_cache;
+thread_local GenerationCache<SignedIdentifiers> acl_cache;
 
-thread_local PropertiesCache properties_cache;
+// The stored policies of `account`'s `table` as the store holds them now (none for a table that
+// does not exist), through acl_cache.
+Result<std::shared_ptr<const SignedIdentifiers>> CachedTableAcl(storage::Store& store,
+                                                                std::string_view account,
+                                                                std::string_view table) {
+  if (auto hit = acl_cache.Find(store.Generation(), account, table)) return hit;
+  auto view = store.Read();
+  if (!view) return tl::unexpected(view.error());
+  auto info = (*view)->FindTable(account, table);
+  if (!info) return tl::unexpected(info.error());
+  SignedIdentifiers acl;
+  if (*info) {
+    auto stored = ReadTableAcl(**view, **info);
+    if (!stored) return tl::unexpected(stored.error());
+    acl = std::move(*stored);
+  }
+  const storage::StoreGeneration seen = (*view)->generation();
+  view->reset();
+  auto shared = std::make_shared<const SignedIdentifiers>(std::move(acl));
+  acl_cache.Keep(seen, account, table, shared);
+  return shared;
+}
 
 }  // namespace
 
 PolicyLookup StoredPolicyLookup(storage::Store& store) {
   return [&store](std::string_view account, std::string_view table,
                   std::string_view id) -> Result<std::optional<AccessPolicy>> {
-    auto view = store.Read();
-    if (!view) return tl::unexpected(view.error());
-    auto info = (*view)->FindTable(account, table);
-    if (!info) return tl::unexpected(info.error());
-    if (!*info) return std::optional<AccessPolicy>();
-    auto acl = ReadTableAcl(**view, **info);
+    auto acl = CachedTableAcl(store, account, table);
     if (!acl) return tl::unexpected(acl.error());
-    for (SignedIdentifier& identifier : *acl) {
-      if (identifier.id == id) return std::optional<AccessPolicy>(std::move(identifier.policy));
+    for (const SignedIdentifier& identifier : **acl) {
+      if (identifier.id == id) return std::optional<AccessPolicy>(identifier.policy);
     }
     return std::optional<AccessPolicy>();
   };
@@ -60,15 +103,7 @@ Result<ServiceProperties> ReadServiceProperties(storage::ReadView& view, std::st
 
 Result<std::shared_ptr<const ServiceProperties>> CachedServiceProperties(storage::Store& store,
                                                                          std::string_view account) {
-  PropertiesCache& cache = properties_cache;
-  // An entry read in a snapshot of the generation the store is still at holds what it holds
-  // (catalog_generation.h: a stable generation that has not moved saw no settings write begin).
-  const storage::StoreGeneration now = store.Generation();
-  if (now.stable()) {
-    for (const CachedProperties& slot : cache.slots) {
-      if (slot.generation == now && slot.account == account) return slot.properties;
-    }
-  }
+  if (auto hit = properties_cache.Find(store.Generation(), account, {})) return hit;
   auto view = store.Read();
   if (!view) return tl::unexpected(view.error());
   auto properties = ReadServiceProperties(**view, account);
@@ -76,10 +111,7 @@ Result<std::shared_ptr<const ServiceProperties>> CachedServiceProperties(storage
   const storage::StoreGeneration seen = (*view)->generation();
   view->reset();
   auto shared = std::make_shared<const ServiceProperties>(std::move(*properties));
-  if (seen.stable()) {
-    cache.slots[cache.next] = CachedProperties{seen, std::string(account), shared};
-    cache.next = (cache.next + 1) % cache.slots.size();
-  }
+  properties_cache.Keep(seen, account, {}, shared);
   return shared;
 }
 

@@ -14,9 +14,11 @@
 
 namespace malachite::server {
 
-// The SAS `si` lookup over `store` (which must outlive the returned function): reads the
-// table's ACL at request time, so changed or removed policies apply at once. Errors: storage
-// errors, kInternalError for an undecodable record.
+// The SAS `si` lookup over `store` (which must outlive the returned function): the table's ACL as
+// the store holds it at request time, so changed or removed policies apply at once; read through
+// this thread's cache of the last few, kept while the store's generation has not moved (as
+// CachedServiceProperties: Set Table ACL and Delete Table move it). Errors: storage errors,
+// kInternalError for an undecodable record (nothing is cached then).
 PolicyLookup StoredPolicyLookup(storage::Store& store);
 
 // The policies of `table` (empty when none were set).

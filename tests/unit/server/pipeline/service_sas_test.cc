@@ -207,6 +207,10 @@ TEST_CASE("sas service: stored access policies apply at request time and go with
         "</SignedIdentifier></SignedIdentifiers>");
   const std::string sas = Fixture::TableSas("orders", "si=readers");
   CHECK(f.Anonymous("GET", "/orders()?" + sas).status == 200);
+  // The policies are cached: the next request reads its entities and nothing else.
+  const std::uint64_t before = f.reads();
+  CHECK(f.Anonymous("GET", "/orders()?" + sas).status == 200);
+  CHECK(f.reads() == before + 1);
   CHECK(Code(f.Anonymous("DELETE", "/orders(PartitionKey='a',RowKey='1')?" + sas, {},
                          {{"If-Match", "*"}})) == "403 AuthorizationPermissionMismatch");
   // The policy is removed after the token was issued: the token stops working at once.
