@@ -94,6 +94,14 @@ class ReadCountingStore final : public storage::Store {
   std::atomic<std::uint64_t> reads_{0};
 };
 
+// The server's configuration with throttling off: for tests where a refusal would be noise (or
+// where a fault rule must be the only refusal).
+inline ServerConfig UnthrottledConfig() {
+  ServerConfig config;
+  config.throttle.enabled = false;
+  return config;
+}
+
 // A Service configured like the server's (`config` plus the development account) over a fresh
 // store whose clock starts at `start`.
 class ServiceHarness {

@@ -13,7 +13,8 @@ namespace {
 
 class Fixture {
  public:
-  Fixture() : host_(DateTime{638000000000000000}, "malachite-explorer", Unthrottled()) {}
+  Fixture()
+      : host_(DateTime{638000000000000000}, "malachite-explorer", testing::UnthrottledConfig()) {}
 
   // Runs `method target` through the dispatcher; "<status> <Content-Type>" (or "table api
   // <rewritten target>"). With x-ms-version and Host, as the page sends them.
@@ -38,12 +39,6 @@ class Fixture {
   const Response& response() const { return response_; }
 
  private:
-  static ServerConfig Unthrottled() {
-    ServerConfig config;
-    config.throttle.enabled = false;
-    return config;
-  }
-
   testing::ServiceHarness host_;
   Request request_;
   Response response_;

@@ -16,16 +16,10 @@ namespace {
 
 const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 
-// Throttling off: the fault rule below is the only refusal.
-ServerConfig Unthrottled() {
-  ServerConfig config;
-  config.throttle.enabled = false;
-  return config;
-}
-
 class Fixture {
  public:
-  Fixture() : host_(kStart, "malachite-bill", Unthrottled()) {}
+  // Throttling off: the fault rule below is the only refusal.
+  Fixture() : host_(kStart, "malachite-bill", testing::UnthrottledConfig()) {}
 
   // "<status>[ <x-ms-error-code>]" of a request through the pipeline: signed unless `sign` is
   // false; an explorer call (unsigned, Exchange::explorer) with `explorer`.

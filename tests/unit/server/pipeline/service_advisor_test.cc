@@ -21,15 +21,9 @@ namespace {
 
 const DateTime kStart = *ParseIso8601("2026-11-21T05:21:46Z");
 
-ServerConfig Unthrottled() {
-  ServerConfig config;
-  config.throttle.enabled = false;
-  return config;
-}
-
 class Fixture {
  public:
-  Fixture() : host_(kStart, "malachite-advisor-azurite", Unthrottled()) {}
+  Fixture() : host_(kStart, "malachite-advisor-azurite", testing::UnthrottledConfig()) {}
 
   // "<status>[ <x-ms-error-code>]" of a request signed with the account key (or, with `sign`
   // false, carrying a SAS in `target`).
