@@ -11,8 +11,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from azure.core.credentials import AzureNamedKeyCredential, AzureSasCredential
 from azure.core.exceptions import ClientAuthenticationError, HttpResponseError
-from azure.data.tables import (TableClient, TableSasPermissions, TableServiceClient,
-                               generate_table_sas)
+from azure.data.tables import (TableClient, TableCorsRule, TableSasPermissions,
+                               TableServiceClient, generate_table_sas)
 
 from access_support import localhost_resolves_to_loopback
 from conftest import MalachiteServer, stop_checked, unique_name
@@ -111,6 +111,21 @@ def test_reset_and_delete_of_a_made_account(server):
     again = create_account(server, name=made["name"])
     with TableServiceClient.from_connection_string(again["connectionString"]) as service:
         assert list(service.list_tables()) == []
+
+
+def test_service_properties_go_with_the_account_and_survive_a_reset(server):
+    made = create_account(server)
+    rule = TableCorsRule(["http://app.example"], ["GET"])
+    with TableServiceClient.from_connection_string(made["connectionString"]) as service:
+        service.set_service_properties(cors=[rule])
+        assert admin(server, "POST", "/-/reset?account=" + made["name"])[0] == 200
+        assert [r.allowed_origins for r in service.get_service_properties()["cors"]] == [
+            ["http://app.example"]]
+    assert admin(server, "DELETE", "/-/accounts/" + made["name"])[0] == 204
+    # Made again under the same name: the defaults, as a new Azure account has.
+    again = create_account(server, name=made["name"])
+    with TableServiceClient.from_connection_string(again["connectionString"]) as service:
+        assert service.get_service_properties()["cors"] == []
 
 
 def test_deleting_an_account_while_requests_run_on_it(server):
