@@ -1,13 +1,13 @@
 #include "server/net/body_budget.h"
 
-#include <malloc.h>
+#include "server/net/heap_trim.h"
 
 namespace malachite::server {
 namespace {
 
-// A burst worth returning: freed bodies beyond this stay in glibc's arenas otherwise (bodies
-// above the mmap threshold are mmapped and unmapped on free, but glibc raises that threshold to
-// the largest size freed, up to 32 MiB, so 4 MiB bodies soon come from the arenas).
+// A burst worth returning: freed bodies beyond this stay with the allocator otherwise (mimalloc
+// keeps freed segments for reuse; glibc raises its mmap threshold to the largest size freed, up to
+// 32 MiB, so 4 MiB bodies soon come from its arenas).
 constexpr std::uint64_t kTrimAfter = 32ull << 20;
 
 }  // namespace
@@ -50,7 +50,7 @@ std::uint64_t BodyBudget::TakePeak() {
 
 bool ReturnFreedMemory(std::uint64_t peak, std::uint64_t in_use) {
   if (peak < kTrimAfter || in_use > peak / 4) return false;
-  ::malloc_trim(0);
+  TrimHeap();
   return true;
 }
 

@@ -52,7 +52,7 @@ class BodyBudget {
   std::atomic<std::uint64_t> peak_{0};
 };
 
-// Gives freed heap memory back to the system (glibc's malloc_trim) when a burst of large bodies
+// Gives freed heap memory back to the system (TrimHeap) when a burst of large bodies
 // is over: `peak` bytes were in use since the last call and now only `in_use` are. Called from
 // a timer, at most once a second, never on a request's path. Returns true when it trimmed.
 bool ReturnFreedMemory(std::uint64_t peak, std::uint64_t in_use);
