@@ -13,6 +13,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 
+#include "cli/trust_store.h"
 #include "common/clock.h"
 #include "common/datetime.h"
 #include "common/encoding.h"
@@ -108,7 +109,7 @@ Result<HttpReply> TableClient::SendOnce(const std::string& target,
                                         std::string_view method, std::string_view body) {
   if (!connection_) {
     connection_ = std::make_unique<Connection>();
-    connection_->tls.set_default_verify_paths();
+    LoadSystemTrust(connection_->tls);
     connection_->tls.set_verify_mode(asio::ssl::verify_peer);
   }
   Connection& c = *connection_;

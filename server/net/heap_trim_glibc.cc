@@ -1,6 +1,6 @@
-#include "server/net/heap_trim.h"
-
 #include <malloc.h>
+
+#include "server/net/heap_trim.h"
 
 namespace malachite::server {
 
