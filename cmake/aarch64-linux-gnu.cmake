@@ -29,13 +29,6 @@ set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu
 # pkg-config (FindOpenSSL and FindEXPAT use it for hints) reads the target's .pc files.
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/${MALACHITE_CROSS_TRIPLET}/pkgconfig:/usr/share/pkgconfig")
 
-# libsimdjson-dev is not Multi-Arch: same, so libsimdjson-dev:arm64 cannot sit beside the build
-# machine's libsimdjson-dev: scripts/cross-deps installs only libsimdjson14:arm64, and this
-# stand-in package finds the native header (one file for every architecture) and that library.
-if(NOT EXISTS /usr/lib/${MALACHITE_CROSS_TRIPLET}/cmake/simdjson/simdjson-config.cmake)
-  set(simdjson_DIR ${CMAKE_CURRENT_LIST_DIR}/cross/simdjson)
-endif()
-
 # Built programs run under qemu: catch_discover_tests (at build time), ctest and the man page
 # generator (server/CMakeLists.txt). -L /: the multiarch libc6:arm64 (which the :arm64 -dev
 # packages pull in) provides both /lib/ld-linux-aarch64.so.1 and /lib/aarch64-linux-gnu/libc.so.6.
