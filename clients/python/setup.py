@@ -1,6 +1,7 @@
-"""The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG> (manylinux_2_36_x86_64,
-...), the tag clients/python/build-wheel stamped into src/pytest_malachite/_version.py from the
-bundle's glibc floor. Everything else is in pyproject.toml."""
+"""The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG>, the compressed tag set
+clients/python/build-wheel stamped into src/pytest_malachite/_version.py
+(manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_2_x86_64, ...: the binary is static, so any
+glibc or musl Linux of the architecture). Everything else is in pyproject.toml."""
 import os
 import re
 from pathlib import Path

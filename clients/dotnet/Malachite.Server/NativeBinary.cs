@@ -1,7 +1,6 @@
 // Finds the malachite binary to run: MalachiteOptions.BinaryPath, MALACHITE_BINARY, or the native
 // asset this package ships for the running platform. NuGet and MSBuild do not keep the executable
 // bit of a package's files, so it is set here when missing.
-using System.Reflection;
 using System.Runtime.InteropServices;
 
 namespace Malachite;
@@ -13,53 +12,56 @@ internal static class NativeBinary
 
     private static readonly string HowToGet =
         $"set MalachiteOptions.BinaryPath or {EnvironmentVariable} to a Malachite binary (the release " +
-        "bundle's bin/malachite, malachite-<version>-linux-<x86_64|aarch64>.tar.gz, or the malachite " +
-        "Docker image through Malachite.Testcontainers)";
+        "bundle's bin/malachite, malachite-<version>-linux-<x86_64|aarch64>.tar.gz), or use the malachite " +
+        "Docker image through Malachite.Testcontainers";
 
-    /// <summary>The platform as NuGet names it: linux-x64, linux-arm64, linux-musl-x64, osx-arm64, ...</summary>
-    internal static string Rid()
+    /// <summary>The RID whose runtimes/&lt;rid&gt;/native/ folder of this package holds the binary for
+    /// this machine: linux-x64 or linux-arm64, whatever the C library; null where the package has
+    /// none (not Linux, or another architecture).</summary>
+    /// <remarks>The binary is one static executable that needs nothing of the C library, so the
+    /// linux-x64 folder serves musl (Alpine, RuntimeInformation.RuntimeIdentifier linux-musl-x64)
+    /// too: a build for linux-musl-x64 gets it through NuGet's RID graph, and a build without a
+    /// RuntimeIdentifier finds it here by the architecture alone.</remarks>
+    internal static string? Rid()
     {
-        string arch = RuntimeInformation.OSArchitecture.ToString().ToLowerInvariant();
-        if (OperatingSystem.IsWindows()) return "win-" + arch;
-        if (OperatingSystem.IsMacOS()) return "osx-" + arch;
-        if (OperatingSystem.IsLinux())
+        if (!OperatingSystem.IsLinux()) return null;
+        return RuntimeInformation.OSArchitecture switch
         {
-            return RuntimeInformation.RuntimeIdentifier.Contains("musl", StringComparison.Ordinal) ||
-                   GlibcVersion() == null ? "linux-musl-" + arch : "linux-" + arch;
-        }
-        return RuntimeInformation.RuntimeIdentifier;
+            Architecture.X64 => "linux-x64",
+            Architecture.Arm64 => "linux-arm64",
+            _ => null,
+        };
     }
 
-    /// <summary>The binary to run, executable. Throws <see cref="MalachiteException"/> naming the
-    /// platform and how to get a binary when there is none.</summary>
+    /// <summary>The binary to run, executable. Throws <see cref="MalachiteException"/> with a
+    /// one-line message naming the platform and how to get a binary when there is none.</summary>
     internal static string Resolve(string? configured)
     {
         if (!string.IsNullOrEmpty(configured)) return Checked(configured, "MalachiteOptions.BinaryPath");
         string? fromEnvironment = Environment.GetEnvironmentVariable(EnvironmentVariable);
         if (!string.IsNullOrEmpty(fromEnvironment)) return Checked(fromEnvironment, EnvironmentVariable);
 
-        string rid = Rid();
-        if (rid is not ("linux-x64" or "linux-arm64"))
+        string? rid = Rid();
+        if (rid == null)
         {
             throw new MalachiteException(
-                $"Malachite.Server ships a binary for linux-x64 and linux-arm64 (glibc), not for this " +
-                $"platform ({rid}, {RuntimeInformation.OSDescription}): {HowToGet}");
+                "Malachite.Server ships a binary for Linux on x64 and arm64 (any libc, glibc or musl), " +
+                $"not for this platform ({RuntimeInformation.RuntimeIdentifier}, " +
+                $"{RuntimeInformation.OSDescription}): use the malachite Docker image through " +
+                $"Malachite.Testcontainers, or set MalachiteOptions.BinaryPath or {EnvironmentVariable} " +
+                "to a malachite binary that runs here");
         }
         var looked = new List<string>();
         foreach (string dir in Candidates(rid))
         {
             string path = Path.Combine(dir, FileName);
             looked.Add(path);
-            if (File.Exists(path))
-            {
-                CheckGlibc(rid);
-                return MakeExecutable(path);
-            }
+            if (File.Exists(path)) return MakeExecutable(path);
         }
         throw new MalachiteException(
             $"Malachite.Server: no malachite binary for {rid} (looked for {string.Join(", ", looked)}); " +
-            $"the package has runtimes/{rid}/native/malachite when it was packed with that platform's " +
-            $"bundle: {HowToGet}");
+            $"the package has runtimes/{rid}/native/malachite when it was packed with that " +
+            $"architecture's bundle: {HowToGet}");
     }
 
     // Where a build puts the package's native asset: runtimes/<rid>/native/ under the output
@@ -107,39 +109,5 @@ internal static class NativeBinary
                 $"{path} is not executable and its mode cannot be changed ({e.Message}): chmod +x it", inner: e);
         }
         return path;
-    }
-
-    // Azure: nothing; glibc: the bundle's libraries need the glibc that scripts/package measured
-    // (stamped into this assembly at pack time). An older glibc would fail in the dynamic loader
-    // with a line about GLIBC_2.xx; this says it in the launcher's words instead.
-    private static void CheckGlibc(string rid)
-    {
-        string? floor = typeof(NativeBinary).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .FirstOrDefault(a => a.Key == "Malachite.GlibcFloor")?.Value;
-        string? have = GlibcVersion();
-        if (floor == null || have == null) return;
-        if (Version.TryParse(floor, out var need) && Version.TryParse(have, out var got) && got < need)
-        {
-            throw new MalachiteException(
-                $"Malachite.Server's {rid} binary needs glibc {floor} or newer and this system has glibc " +
-                $"{have}: use the malachite Docker image (Malachite.Testcontainers) or {HowToGet}");
-        }
-    }
-
-    [DllImport("libc", EntryPoint = "gnu_get_libc_version")]
-    private static extern IntPtr GnuGetLibcVersion();
-
-    /// <summary>glibc's version ("2.36"), or null where the C library is not glibc.</summary>
-    internal static string? GlibcVersion()
-    {
-        if (!OperatingSystem.IsLinux()) return null;
-        try
-        {
-            return Marshal.PtrToStringAnsi(GnuGetLibcVersion());
-        }
-        catch (Exception e) when (e is EntryPointNotFoundException or DllNotFoundException)
-        {
-            return null;
-        }
     }
 }

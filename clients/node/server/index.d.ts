@@ -64,8 +64,8 @@ export interface MalachiteServer extends MalachiteAdmin {
 /**
  * Starts Malachite and resolves once it listens. Rejects with the server's own one-line reason
  * (port in use, a data directory it cannot use, a bad seed file, a bad flag), after startTimeoutMs,
- * or when there is no binary for this platform (the message names the platform, the package and
- * MALACHITE_BINARY). The server stops when this process exits, however it exits (SIGKILL too).
+ * or when there is no binary this machine can run (none for this platform, or one built for another
+ * machine: the one-line message names the platform, the package and MALACHITE_BINARY). The server stops when this process exits, however it exits (SIGKILL too).
  */
 export function startMalachite(options?: StartMalachiteOptions): Promise<MalachiteServer>;
 

@@ -1,11 +1,12 @@
 """Which malachite binary to run: the `binary` argument, else MALACHITE_BINARY, else the wheel's own
-(pytest_malachite/bin/malachite, beside the shared libraries it loads through its $ORIGIN rpath).
+(pytest_malachite/bin/malachite: one static executable that needs nothing of the system's C
+library, so it runs on any Linux of its architecture, glibc or musl).
 
-Every way of not having a runnable binary is one MalachiteBinaryError whose message names this
-platform (platform.machine()) and MALACHITE_BINARY, before anything is started: a missing file, a
-file that is not executable, an ELF file for another architecture (which the kernel would refuse
-with "Exec format error", or run slowly under qemu where binfmt is set up), a glibc older than the
-wheel's binary needs.
+Every way of not having a runnable binary is one MalachiteBinaryError, one line, whose message
+names this platform (platform.machine()) and MALACHITE_BINARY, before anything is started: a missing
+file, a file that is not executable, an ELF file for another architecture (which the kernel would
+refuse with "Exec format error", or run slowly under qemu where binfmt is set up), the wheel's
+binary on a system other than Linux.
 """
 from __future__ import annotations
 
@@ -22,10 +23,18 @@ PACKAGED_BINARY = Path(__file__).resolve().parent / "bin" / "malachite"
 
 # ELF e_machine values (the System V ABI's registry) of the architectures Malachite is built for.
 _ELF_MACHINES = {0x3E: "x86_64", 0xB7: "aarch64"}
-_HOW_TO_GET = ("install the pytest-malachite wheel built for linux-{machine} "
-               "(pytest_malachite-<version>-py3-none-manylinux_2_36_{machine}.whl), "
-               "or set MALACHITE_BINARY to a malachite binary for this machine "
-               "(the release bundle's bin/malachite, or /usr/bin/malachite from the .deb)")
+_WHEEL_MACHINES = ("x86_64", "aarch64")
+
+
+def _how_to_get(machine: str) -> str:
+    """What to do instead, for this machine: the wheel where there is one, else the image."""
+    if sys.platform.startswith("linux") and machine in _WHEEL_MACHINES:
+        return ("install the pytest-malachite wheel for linux-%s (any Linux on %s, glibc or musl), "
+                "or set MALACHITE_BINARY to a malachite binary for this machine (the release "
+                "bundle's bin/malachite, or /usr/bin/malachite from the .deb)" % (machine, machine))
+    return ("the wheels hold binaries for Linux on x86_64 and aarch64 (any libc) only: run the "
+            "container image instead (docker run -p 10002:10002 malachite), or set "
+            "MALACHITE_BINARY to a malachite binary that runs here")
 
 
 def this_platform() -> str:
@@ -39,18 +48,20 @@ def resolve_binary(binary: "Optional[Union[str, os.PathLike[str]]]" = None) -> T
     Raises MalachiteBinaryError when there is none that this machine can run.
     """
     machine = platform.machine() or "unknown"
-    how = _HOW_TO_GET.format(machine=machine)
+    how = _how_to_get(machine)
     if binary is not None:
         path, source = os.fspath(binary), "binary=%r" % os.fspath(binary)
     elif os.environ.get(ENV_BINARY):
         path, source = os.environ[ENV_BINARY], "%s=%s" % (ENV_BINARY, os.environ[ENV_BINARY])
     else:
         path, source = str(PACKAGED_BINARY), "the wheel's binary"
+        if not sys.platform.startswith("linux"):
+            raise MalachiteBinaryError("pytest-malachite: the wheel's malachite binary runs on Linux "
+                                       "and this is %s; %s" % (this_platform(), how))
         if not PACKAGED_BINARY.exists():
             raise MalachiteBinaryError(
                 "pytest-malachite: this installation has no malachite binary for %s (no %s): %s"
                 % (this_platform(), PACKAGED_BINARY, how))
-        _check_glibc(how)
     if not os.path.isfile(path):
         raise MalachiteBinaryError("pytest-malachite: %s: no such file (platform %s); %s"
                                    % (source, this_platform(), how))
@@ -78,23 +89,3 @@ def elf_machine(path: str) -> Optional[str]:
     # e_ident[EI_DATA] 1: little-endian, 2: big-endian
     number = int.from_bytes(header[18:20], "little" if header[5] == 1 else "big")
     return _ELF_MACHINES.get(number, "e_machine %d" % number)
-
-
-def _check_glibc(how: str) -> None:
-    # The wheel's binary links against glibc (its tag says manylinux_2_<N>); pip does not install
-    # the wheel where glibc is older, but a copied site-packages or --target install can get there.
-    from ._version import GLIBC_MIN
-    if not sys.platform.startswith("linux"):
-        raise MalachiteBinaryError("pytest-malachite: the wheel's malachite binary runs on Linux "
-                                   "and this is %s; %s" % (this_platform(), how))
-    try:
-        found = os.confstr("CS_GNU_LIBC_VERSION") or ""
-    except (ValueError, OSError):
-        found = ""
-    parts = found.split()
-    have = tuple(int(p) for p in parts[1].split(".")[:2]) if len(parts) == 2 else None
-    if have is None or have < GLIBC_MIN:
-        raise MalachiteBinaryError(
-            "pytest-malachite: the wheel's malachite binary needs glibc %d.%d or newer and this "
-            "system (%s) has %s; %s" % (GLIBC_MIN[0], GLIBC_MIN[1], this_platform(),
-                                       found or "no glibc", how))

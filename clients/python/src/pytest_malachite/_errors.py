@@ -10,7 +10,8 @@ class MalachiteError(RuntimeError):
 
 class MalachiteBinaryError(MalachiteError):
     """No malachite binary this machine can run (missing, not executable, another architecture,
-    glibc too old); the message names the platform and MALACHITE_BINARY."""
+    the wheel's binary on a system other than Linux); the one-line message names the platform and
+    MALACHITE_BINARY."""
 
 
 class MalachiteStartError(MalachiteError):

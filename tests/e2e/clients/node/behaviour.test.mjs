@@ -2,8 +2,8 @@
 // copies this file there): the surface, bad input, and the lifetime guarantee (no server outlives
 // its test process, even after SIGKILL, also under vitest and jest).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { TableClient } from "@azure/data-tables";
-import { DEV_ACCOUNT, DEV_KEY, MalachiteAdminError, startMalachite } from "@malachite/server";
+import { DEV_ACCOUNT, DEV_KEY, MalachiteAdminError, resolveBinary, startMalachite } from "@malachite/server";
 
 const project = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -228,6 +228,65 @@ describe("the surface", () => {
   });
 });
 
+describe("the binary package: one static executable for glibc and musl alike", () => {
+  const pkg = `@malachite/server-${process.platform}-${process.arch}`;
+  const pkgDir = () => dirname(require.resolve(`${pkg}/package.json`));
+
+  test("it holds bin/malachite, its notices and nothing else; the running server maps no shared library", async () => {
+    assert.deepEqual(readdirSync(pkgDir()).sort(), ["LICENSE", "README.md", "THIRD-PARTY-NOTICES", "bin", "package.json"]);
+    assert.deepEqual(readdirSync(join(pkgDir(), "bin")), ["malachite"]);
+    assert.equal(resolveBinary(), join(pkgDir(), "bin", "malachite"));
+    const server = await startMalachite();
+    try {
+      const files = new Set(
+        readFileSync(`/proc/${server.pid}/maps`, "utf8")
+          .split("\n")
+          .map((line) => line.split(/\s+/)[5])
+          .filter((file) => file && file.startsWith("/")),
+      );
+      assert.ok(files.has(realpathSync(resolveBinary())), [...files].join(" "));
+      assert.deepEqual([...files].filter((file) => /\.so(\.|$)/.test(file)), []);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("npm installs it on Linux of its CPU with glibc or musl, and skips it on another OS, CPU or libc", () => {
+    // Its package.json as published: os, cpu and libc (a list: npm installs it for either).
+    const manifest = JSON.parse(readFileSync(join(pkgDir(), "package.json"), "utf8"));
+    assert.deepEqual([manifest.os, manifest.cpu, manifest.libc], [["linux"], [process.arch], ["glibc", "musl"]]);
+    // npm itself decides, for a project that lists the package's tarball as an optional
+    // dependency (as @malachite/server does); --os, --cpu and --libc play the other machines.
+    const dir = join(work, "npm-platforms");
+    mkdirSync(dir, { recursive: true });
+    const npm = (args, cwd) => {
+      const out = spawnSync("npm", [...args, "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8" });
+      assert.equal(out.status, 0, `npm ${args.join(" ")}: ${out.stderr}`);
+      return out.stdout.trim();
+    };
+    const tarball = join(dir, npm(["pack", pkgDir(), "--pack-destination", dir, "--silent"], dir).split("\n").pop());
+    const other = process.arch === "x64" ? "arm64" : "x64";
+    const cases = [
+      [["--libc=glibc"], true],
+      [["--libc=musl"], true],
+      [["--os=darwin"], false],
+      [["--os=win32"], false],
+      [[`--cpu=${other}`], false],
+      [[`--cpu=${other}`, "--libc=musl"], false],
+    ];
+    for (const [flags, installed] of cases) {
+      const user = join(dir, `project${flags.join("")}`);
+      mkdirSync(user, { recursive: true });
+      writeFileSync(
+        join(user, "package.json"),
+        JSON.stringify({ name: "p", version: "1.0.0", optionalDependencies: { [pkg]: `file:${tarball}` } }),
+      );
+      npm(["install", ...flags], user);
+      assert.equal(existsSync(join(user, "node_modules", pkg, "bin", "malachite")), installed, `npm install ${flags.join(" ")}`);
+    }
+  });
+});
+
 describe("bad input: one clear error, never a hang", () => {
   test("no binary package for this platform: the error names the platform, the package and MALACHITE_BINARY", async () => {
     // A project with @malachite/server (and its dependency @malachite/client) but not its binary
@@ -250,28 +309,27 @@ describe("bad input: one clear error, never a hang", () => {
       { cwd: bare, env },
     );
     assert.match(wrong.stdout, new RegExp(`no Malachite binary for darwin-${process.arch}`));
-    assert.match(wrong.stdout, /linux-x64 and linux-arm64/);
+    assert.match(wrong.stdout, /linux-x64 and linux-arm64 \(any libc: glibc or musl\)/);
+    assert.match(wrong.stdout, /container image/);
     assert.match(wrong.stdout, /MALACHITE_BINARY/);
+    // One line each (console.log adds the one newline).
+    assert.equal(missing.stdout.trimEnd().split("\n").length, 1, missing.stdout);
+    assert.equal(wrong.stdout.trimEnd().split("\n").length, 1, wrong.stdout);
   });
 
-  test("a machine the binary package cannot serve (older glibc, another architecture): the launcher's one line", async () => {
-    // The package's bin/malachite asks getconf and uname; stand-ins on PATH play an older system.
-    const fake = join(work, "fake-system");
-    mkdirSync(fake, { recursive: true });
-    writeFileSync(join(fake, "getconf"), "#!/bin/sh\necho glibc 2.31\n");
-    chmodSync(join(fake, "getconf"), 0o755);
-    await assert.rejects(
-      startMalachite({ env: { PATH: `${fake}:${process.env.PATH}` } }),
-      /malachite exited with status 1 before it listened: malachite: needs glibc 2\.36 or newer and this system has glibc 2\.31/,
-    );
-    rmSync(join(fake, "getconf"));
+  test("a binary built for another machine: refused before it runs, in one line", async () => {
+    // This machine's binary with the other architecture's ELF e_machine (62 x86-64, 183 aarch64):
+    // the kernel would refuse it, and the C library would hand it to /bin/sh.
+    const header = readFileSync(resolveBinary()).subarray(0, 64);
     const other = process.arch === "x64" ? "aarch64" : "x86_64";
-    writeFileSync(join(fake, "uname"), `#!/bin/sh\n[ "$1" = -m ] && echo ${other} || echo Linux\n`);
-    chmodSync(join(fake, "uname"), 0o755);
-    await assert.rejects(
-      startMalachite({ env: { PATH: `${fake}:${process.env.PATH}` } }),
-      new RegExp(`malachite: this bundle is for .* and this machine is ${other}`),
-    );
+    header.writeUInt16LE(other === "aarch64" ? 183 : 62, 18);
+    const foreign = join(work, "foreign-malachite");
+    writeFileSync(foreign, header);
+    chmodSync(foreign, 0o755);
+    const error = await rejection(startMalachite({ binary: foreign }));
+    assert.match(error.message, new RegExp(`names ${foreign}, a linux-${other} binary, and this is linux-${process.arch}`));
+    assert.match(error.message, /MALACHITE_BINARY/);
+    assert.doesNotMatch(error.message, /\n/);
   });
 
   test("MALACHITE_BINARY naming a file that is not executable, or nothing: the error says which", async () => {

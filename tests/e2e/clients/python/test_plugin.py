@@ -81,12 +81,11 @@ def names(svc):
 
 # -- the wheel --------------------------------------------------------------------------------------
 
-def test_the_wheel_holds_an_executable_binary_for_this_machine_and_its_libraries():
+def test_the_wheel_holds_one_executable_binary_for_this_machine():
     binary = _binary.PACKAGED_BINARY
     assert binary.is_file() and os.access(binary, os.X_OK), "exec bits lost on install: %s" % binary
     assert _binary.elf_machine(str(binary)) == MACHINE
-    libraries = sorted(p.name for p in binary.parent.iterdir() if ".so" in p.name)
-    assert any(name.startswith("libstdc++.so") for name in libraries), libraries
+    assert sorted(p.name for p in binary.parent.iterdir()) == ["malachite"]
     expected = os.environ.get("MALACHITE_EXPECTED_VERSION")
     if expected:
         assert pm.__version__ == expected
@@ -95,17 +94,22 @@ def test_the_wheel_holds_an_executable_binary_for_this_machine_and_its_libraries
     assert (binary.parent.parent / "py.typed").is_file()
 
 
-def test_the_wheels_binary_maps_only_its_own_libraries_and_glibcs():
-    """Its $ORIGIN rpath works from site-packages: no library of this machine's (which may have
-    libfmt or libspdlog installed) stands in for the wheel's."""
+def test_the_wheel_is_tagged_for_glibc_and_musl_of_this_machine():
+    """The binary is static: the wheel says so to pip with the tags of both libcs."""
+    from importlib.metadata import distribution
+    wheel = distribution("pytest-malachite").read_text("WHEEL") or ""
+    tags = [line[len("Tag: "):] for line in wheel.splitlines() if line.startswith("Tag: ")]
+    assert tags == ["py3-none-%s_%s" % (p, MACHINE)
+                    for p in ("manylinux_2_17", "manylinux2014", "musllinux_1_2")], tags
+
+
+def test_the_wheels_binary_is_static_it_maps_no_shared_library():
+    """No loader, no C library of this machine's: the same file runs on glibc and musl systems."""
     with pm.start_malachite() as server:
         with open("/proc/%d/maps" % server.pid) as maps:
-            mapped = {line.split()[-1] for line in maps if ".so" in line.split()[-1]}
-    bin_dir = str(_binary.PACKAGED_BINARY.parent) + "/"
-    foreign = sorted(path for path in mapped if not path.startswith(bin_dir) and not re.search(
-        r"/(libc|libm|ld-linux-x86-64|ld-linux-aarch64)\.so", path))
-    assert not foreign, foreign
-    assert any(path.startswith(bin_dir + "libstdc++.so") for path in mapped), sorted(mapped)
+            mapped = {line.split()[-1] for line in maps if line.split()[-1].startswith("/")}
+    assert str(_binary.PACKAGED_BINARY) in mapped, sorted(mapped)
+    assert not [path for path in mapped if re.search(r"\.so(\.|$)", path)], sorted(mapped)
 
 
 # -- the surface ------------------------------------------------------------------------------------
@@ -273,6 +277,7 @@ def test_100_parallel_users_each_with_their_own_account(malachite, capsys):
 def assert_names_platform_and_variable(error):
     text = str(error.value)
     assert MACHINE in text and "MALACHITE_BINARY" in text, text
+    assert "\n" not in text, text  # one line
 
 
 def test_a_missing_binary_names_the_platform_and_MALACHITE_BINARY(tmp_path, monkeypatch):
@@ -290,6 +295,17 @@ def test_a_missing_binary_names_the_platform_and_MALACHITE_BINARY(tmp_path, monk
         pm.start_malachite()
     assert_names_platform_and_variable(none_in_wheel)
     assert "has no malachite binary for linux-%s" % MACHINE in str(none_in_wheel.value)
+
+
+def test_on_a_system_other_than_linux_the_one_line_says_image_or_MALACHITE_BINARY(monkeypatch):
+    monkeypatch.delenv("MALACHITE_BINARY", raising=False)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.raises(pm.MalachiteBinaryError) as refused:
+        pm.start_malachite()
+    assert_names_platform_and_variable(refused)
+    assert "runs on Linux and this is darwin-%s" % MACHINE in str(refused.value)
+    assert "Linux on x86_64 and aarch64 (any libc)" in str(refused.value)
+    assert "container image" in str(refused.value)
 
 
 def test_a_binary_for_another_machine_is_refused_before_it_runs(tmp_path):

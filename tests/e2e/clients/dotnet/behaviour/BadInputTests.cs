@@ -141,6 +141,7 @@ public sealed class ProcessWideTests
             Assert.Contains($"no malachite binary for {rid}", e.Message);
             Assert.Contains("MALACHITE_BINARY", e.Message);
             Assert.Contains("bin/malachite", e.Message);
+            Assert.DoesNotContain('\n', e.Message);
         }
         finally
         {

@@ -33,6 +33,21 @@ public sealed class SurfaceTests
     }
 
     [Fact]
+    public async Task ThePackagesBinaryIsStaticSoAnyLibcWillDo()
+    {
+        // runtimes/linux-<arch>/native/malachite, the one binary for glibc and musl: the running
+        // server maps its own file and no shared library (no loader, nothing of the C library).
+        await using var server = await MalachiteServer.StartAsync();
+        var mapped = File.ReadAllLines($"/proc/{server.ProcessId}/maps")
+            .Select(line => line.Split(' ', 6, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            .Where(fields => fields.Length == 6 && fields[5].StartsWith('/'))
+            .Select(fields => fields[5]).ToHashSet();
+        Assert.Contains(Support.PackagedBinary(), mapped);
+        Assert.DoesNotContain(mapped, file => Path.GetFileName(file).EndsWith(".so", StringComparison.Ordinal) ||
+                                              Path.GetFileName(file).Contains(".so.", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task AccountsAreIsolatedAndRefusedInTheServicesWords()
     {
         await using var server = await MalachiteServer.StartAsync();
