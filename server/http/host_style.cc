@@ -22,7 +22,34 @@ std::optional<std::string> FindAccount(std::string_view label, const HostRouting
   return std::nullopt;
 }
 
+// `path` starts with "/<account>/" or "/<account>-secondary/", <account> known and spelled as
+// it is configured.
+bool PathNamesAccount(std::string_view path, const HostRouting& routing) {
+  if (path.size() < 2 || path.front() != '/') return false;
+  const std::size_t slash = path.find('/', 1);
+  if (slash == std::string_view::npos || slash == 1) return false;
+  std::string_view segment = path.substr(1, slash - 1);
+  if (segment.size() > kSecondarySuffix.size() && segment.ends_with(kSecondarySuffix)) {
+    segment.remove_suffix(kSecondarySuffix.size());
+  }
+  const auto account = FindAccount(segment, routing);
+  return account && *account == segment;
+}
+
 }  // namespace
+
+std::optional<HostAccount> HostStyleAccount(std::string_view host, std::string_view path,
+                                            const HostRouting& routing) {
+  auto account = ParseHostAccount(host, routing);
+  // Emulator: spec §1.1 — path style is served on the same host names, and an alias whose first
+  // label happens to be an account (compose's or Kubernetes' "tables.ci.internal" beside an
+  // account "tables") must not capture a path-style client's "/devstoreaccount1/..." requests.
+  // Exact spelling and the '/' keep host-style resources out: "/Tables/" names no account "tables",
+  // "POST /orders" is Insert Entity into "orders" even beside an account "orders". Azure's hosts
+  // serve host style only; there "/<t>/..." is a table before the resource (spec §1.2).
+  if (account && PathNamesAccount(path, routing)) return std::nullopt;
+  return account;
+}
 
 std::optional<HostAccount> ParseHostAccount(std::string_view host, const HostRouting& routing) {
   if (!routing.enabled) return std::nullopt;

@@ -35,6 +35,14 @@ struct HostAccount {
 // is then path-style. The hostname of an authority with userinfo ("user@host") is used.
 std::optional<HostAccount> ParseHostAccount(std::string_view host, const HostRouting& routing);
 
+// The account a request for `path` (its raw path, without the query) reached at `host` addresses
+// by its host: ParseHostAccount(host, routing), unless the path begins with a known account's
+// name (or one + "-secondary"), spelled exactly as the account is and followed by '/'
+// ("/devstoreaccount1/Tables", "/devstoreaccount1/?restype=..."): then nullopt, and the request
+// is path style whatever the host says. A bare "/<name>" stays a table of the host's account.
+std::optional<HostAccount> HostStyleAccount(std::string_view host, std::string_view path,
+                                            const HostRouting& routing);
+
 // The account's endpoint as `request` reached it (spec §4.1): "http(s)://<Host>/<account>" in
 // path style, "http(s)://<Host>" in host style; `fallback_host` stands in for a missing Host, or
 // one that is not visible ASCII (it is echoed into JSON bodies and headers). The base of

@@ -214,12 +214,13 @@ Result<void> RouteResource(std::string_view resource, const Request& request, Ro
   return {};
 }
 
-// Azure: spec §1.1 — the account: the host's in host style, else the path's first segment.
+// Azure: spec §1.1 — the account: the host's in host style, else the path's first segment
+// (HostStyleAccount: a path naming a known account is path style on any host).
 // `slash` is set to the '/' before the resource (the path's first '/' in host style).
 Result<void> RouteAccount(std::string_view path, std::optional<std::string_view> authority,
                           const HostRouting& routing, Route& route, std::size_t& slash) {
   slash = 0;
-  if (auto host = authority ? ParseHostAccount(*authority, routing) : std::nullopt) {
+  if (auto host = authority ? HostStyleAccount(*authority, path, routing) : std::nullopt) {
     route.account = std::move(host->account);
     route.secondary = host->secondary;
     route.host_style = true;

@@ -13,9 +13,10 @@ namespace malachite::server {
 // kInvalidQueryParameterValue (unknown comp), kOutOfRangeInput/kInvalidResourceName (table name).
 Result<Route> RouteRequest(const Request& request);
 
-// As above; with `routing` enabled, a host naming an account (ParseHostAccount: the authority of
-// an absolute-form target, else the Host header) makes the request host-style (spec §1.1): the
-// account is the host's and the whole path is the resource.
+// As above; with `routing` enabled, a host naming an account (HostStyleAccount: the authority of
+// an absolute-form target, else the Host header; not when the path starts "/<known account>/")
+// makes the request host-style (spec §1.1): the account is the host's and the whole path is the
+// resource.
 Result<Route> RouteRequest(const Request& request, const HostRouting& routing);
 
 // The same into `out`, whose fields are all overwritten (its strings keep their capacity: a

@@ -1,7 +1,11 @@
 """Host-style URLs (spec §1.1) with azure-data-tables: http://devstoreaccount1.localhost:<port>
 addresses the account as https://<account>.table.core.windows.net does on Azure. Python does not
 resolve *.localhost by itself, so the tests map it to 127.0.0.1 for this process
-(access_support.localhost_resolves_to_loopback); Host header and signature are the host-style ones."""
+(access_support.localhost_resolves_to_loopback); Host header and signature are the host-style ones.
+A path that starts with a known account is path style on any host (the compose alias case)."""
+import json
+import urllib.request
+
 import pytest
 from azure.core.credentials import AzureNamedKeyCredential
 from azure.core.exceptions import ClientAuthenticationError, HttpResponseError, ResourceNotFoundError
@@ -133,3 +137,48 @@ def test_the_secondary_refuses_writes_and_serves_reads(servers):
     # (The SDK sends a transaction to the primary whatever the location mode: the path-style test
     # in test_tables.py sends one to the secondary.)
 
+
+
+def test_a_path_naming_an_account_wins_over_an_alias_named_like_another_account():
+    # spec §1.1: compose or Kubernetes give the server an alias such as tables.ci.internal; with an
+    # account "tables" made at run time, a path-style client of devstoreaccount1 on that alias is
+    # still path style (before: routed to "tables" and refused, 403 AuthenticationFailed), while a
+    # host-style client of "tables" on the same alias keeps working, tables named like an account
+    # included.
+    server = MalachiteServer(extra_args=["--in-memory"]).start()
+    try:
+        request = urllib.request.Request("http://127.0.0.1:%d/-/accounts" % server.port,
+                                         data=json.dumps({"name": "tables"}).encode(),
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+            made = json.loads(response.read())
+        alias = "http://tables.localhost:%d" % server.port
+        dev = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
+        mine = unique_name("dev")
+        with TableServiceClient("%s/%s" % (alias, DEV_ACCOUNT), credential=dev,
+                                retry_total=0) as path_style:
+            table = path_style.create_table(mine)
+            table.create_entity({"PartitionKey": "p", "RowKey": "1", "n": 1})
+            table.submit_transaction([("upsert", {"PartitionKey": "p", "RowKey": "2", "n": 2})])
+            assert [e["n"] for e in table.list_entities()] == [1, 2]
+            assert mine in [t.name for t in path_style.list_tables()]
+            assert path_style.get_service_properties()["analytics_logging"].version == "1.0"
+        with server.service_client() as direct:  # the same account at 127.0.0.1
+            assert direct.get_table_client(mine).get_entity("p", "2")["n"] == 2
+        with TableServiceClient(alias, credential=AzureNamedKeyCredential("tables", made["key"]),
+                                retry_total=0) as host_style:
+            assert [t.name for t in host_style.list_tables()] == []
+            # A table named like an account: "POST /devstoreaccount1" is Insert Entity into it.
+            named = host_style.create_table(DEV_ACCOUNT)
+            named.create_entity({"PartitionKey": "p", "RowKey": "1"})
+            assert [e["RowKey"] for e in named.list_entities()] == ["1"]
+            assert [t.name for t in host_style.list_tables()] == [DEV_ACCOUNT]
+        with server.service_client() as direct:
+            assert DEV_ACCOUNT not in [t.name for t in direct.list_tables()]
+        # The dev key does not open "tables" through its host name.
+        with TableServiceClient(alias, credential=dev, retry_total=0) as wrong:
+            with pytest.raises(ClientAuthenticationError):
+                list(wrong.list_tables())
+    finally:
+        stop_checked(server)

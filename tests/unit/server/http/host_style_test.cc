@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/datetime.h"
+#include "common/encoding.h"
 #include "server/auth/authenticator.h"
 #include "server/auth/shared_key.h"
 #include "server/http/router.h"
@@ -97,14 +98,93 @@ TEST_CASE("host style: the whole path is the resource and SharedKey names the ac
   // With host style off the Host is ignored.
   CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host, HostRouting{false, {}, {}}) ==
         "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
-  // A path-style path on a host-style host names a table "devstoreaccount1" before the resource
-  // (spec §1.2: the service answers TableNotFound, or NotImplemented if that table exists).
-  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", host) ==
-        "QueryEntities devstoreaccount1 host table=devstoreaccount1 "
-        "canonical=/devstoreaccount1/devstoreaccount1/Tables");
+  // A table name before the resource stays host style (spec §1.2: the service answers
+  // TableNotFound, or NotImplemented if that table exists).
+  CHECK(
+      RouteOf("GET", "/orders/Tables", host) ==
+      "QueryEntities devstoreaccount1 host table=orders canonical=/devstoreaccount1/orders/Tables");
   // An absolute-form target's authority is the host ($batch parts, proxies).
   CHECK(RouteOf("GET", "https://myacct.localhost:1/tab1()", "ignored") ==
         "QueryEntities myacct host table=tab1 canonical=/myacct/tab1()");
+}
+
+TEST_CASE(
+    "host style: a path starting with a known account and '/' is path style whatever the host "
+    "names",
+    "[host-style]") {
+  // An account named like the first label of a compose or Kubernetes alias ("tables" beside
+  // tables.ci.internal) and a client of another account addressing it path style.
+  const HostRouting routing{true, {"devstoreaccount1", "tables"}, {}};
+  const std::string alias = "tables.ci.internal:10002";
+  auto decide = [&](std::string_view host, std::string_view path) {
+    auto account = HostStyleAccount(host, path, routing);
+    return account ? account->account + (account->secondary ? " secondary" : "")
+                   : std::string("path-style");
+  };
+  CHECK(decide(alias, "/devstoreaccount1/Tables") == "path-style");
+  CHECK(decide(alias, "/devstoreaccount1/") == "path-style");
+  CHECK(decide(alias, "/devstoreaccount1-secondary/") == "path-style");
+  CHECK(decide(alias, "/tables/Tables") == "path-style");  // the host's own account, path style
+  CHECK(decide(alias, "/Tables") == "tables");
+  CHECK(decide(alias, "/") == "tables");
+  CHECK(decide(alias, "/devstoreaccount1") == "tables");         // Insert Entity into that table
+  CHECK(decide(alias, "/devstoreaccount1()") == "tables");       // Query Entities of that table
+  CHECK(decide(alias, "/Tables/") == "tables");                  // "Tables" names no "tables"
+  CHECK(decide(alias, "/DevStoreAccount1/Tables") == "tables");  // accounts are spelled exactly
+  CHECK(decide(alias, "/other/Tables") == "tables");             // no such account
+  CHECK(decide(alias, "/-secondary/x") == "tables");
+  CHECK(decide(alias, "//Tables") == "tables");
+  CHECK(decide("tables-secondary.ci.internal", "/Tables") == "tables secondary");
+  CHECK(decide("tables-secondary.ci.internal", "/devstoreaccount1/") == "path-style");
+
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", alias, routing) ==
+        "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
+  CHECK(RouteOf("GET", "/devstoreaccount1/orders(PartitionKey='a',RowKey='b')", alias, routing) ==
+        "GetEntity devstoreaccount1 table=orders "
+        "canonical=/devstoreaccount1/devstoreaccount1/orders(PartitionKey='a',RowKey='b')");
+  CHECK(RouteOf("POST", "/devstoreaccount1/$batch", alias, routing) ==
+        "EntityGroupTransaction devstoreaccount1 "
+        "canonical=/devstoreaccount1/devstoreaccount1/$batch");
+  CHECK(RouteOf("PUT", "/devstoreaccount1/?restype=service&comp=properties", alias, routing) ==
+        "SetTableServiceProperties devstoreaccount1 "
+        "canonical=/devstoreaccount1/devstoreaccount1/?comp=properties");
+  CHECK(RouteOf("GET", "/devstoreaccount1-secondary/?restype=service&comp=stats", alias, routing) ==
+        "GetTableServiceStats devstoreaccount1 secondary "
+        "canonical=/devstoreaccount1/devstoreaccount1/?comp=stats");
+  CHECK(RouteOf("GET", "http://tables.ci.internal:1/devstoreaccount1/tab()", "ignored", routing) ==
+        "QueryEntities devstoreaccount1 table=tab "
+        "canonical=/devstoreaccount1/devstoreaccount1/tab()");
+  // Host style keeps working on the alias for everything else.
+  CHECK(RouteOf("GET", "/Tables", alias, routing) ==
+        "QueryTables tables host canonical=/tables/Tables");
+  CHECK(RouteOf("POST", "/devstoreaccount1", alias, routing) ==
+        "InsertEntity tables host table=devstoreaccount1 canonical=/tables/devstoreaccount1");
+  CHECK(RouteOf("GET", "/other/Tables", alias, routing) ==
+        "QueryEntities tables host table=other canonical=/tables/other/Tables");
+}
+
+TEST_CASE("host style: accounts made at run time take part in the decision as soon as they exist",
+          "[host-style]") {
+  std::vector<std::string> accounts{"devstoreaccount1"};
+  HostRouting routing{true, {}, {}};
+  routing.find = [&accounts](std::string_view label) -> std::optional<std::string> {
+    for (const std::string& account : accounts) {
+      if (AsciiIEquals(account, label)) return account;
+    }
+    return std::nullopt;
+  };
+  const std::string alias = "tables.localhost:10002";
+  // No account "tables" yet: the alias is an ordinary host, path style.
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", alias, routing) ==
+        "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
+  accounts.push_back("tables");  // POST /-/accounts {"name":"tables"}
+  CHECK(RouteOf("GET", "/devstoreaccount1/Tables", alias, routing) ==
+        "QueryTables devstoreaccount1 canonical=/devstoreaccount1/devstoreaccount1/Tables");
+  CHECK(RouteOf("GET", "/Tables", alias, routing) ==
+        "QueryTables tables host canonical=/tables/Tables");
+  accounts.push_back("mine");  // a second run-time account, addressed path style on the alias
+  CHECK(RouteOf("GET", "/mine/Tables", alias, routing) ==
+        "QueryTables mine canonical=/mine/mine/Tables");
 }
 
 TEST_CASE("host style: requests signed over the host-style path authenticate", "[host-style]") {
