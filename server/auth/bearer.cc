@@ -1,5 +1,6 @@
 #include "server/auth/bearer.h"
 
+#include <algorithm>
 #include <array>
 
 #include "common/datetime.h"
@@ -9,8 +10,24 @@
 namespace malachite::server {
 namespace {
 
-// Azure: spec §10.9 — the resource every Azure Storage token is issued for.
+// Azure: spec §10.9 — the resource every Azure Storage token is issued for (the challenge's
+// resource_id).
 constexpr std::string_view kStorageResource = "https://storage.azure.com";
+// Azure: spec §10.9 — the same resource in the sovereign clouds, whose tokens the service there
+// accepts: Azure China, Azure US Government (the SDKs' TableAudience values), and Azure US
+// Government under the name its documentation gives the storage scope.
+constexpr std::array<std::string_view, 3> kSovereignStorageResources = {
+    "https://storage.azure.cn",
+    "https://storage.azure.us",
+    "https://storage.usgovcloudapi.net",
+};
+// Azure: spec §10.9 — the host suffix of an account's Table endpoint in the public, China and
+// US Government clouds ("https://<account>.table.core.windows.net").
+constexpr std::array<std::string_view, 3> kTableEndpointSuffixes = {
+    ".table.core.windows.net",
+    ".table.core.chinacloudapi.cn",
+    ".table.core.usgovcloudapi.net",
+};
 // Azure: spec §10.9 — the Azure Storage application's ID, the audience of a v2.0 access token
 // (`accessTokenAcceptedVersion` 2) issued for that resource; exact, no trailing '/'.
 constexpr std::string_view kStorageApplicationId = "e406a681-f3d4-42a8-90b6-c2b029497af1";
@@ -52,6 +69,34 @@ bool Names(std::string_view audience, std::string_view expected) {
   if (expected.empty()) return false;
   if (audience.size() == expected.size() + 1 && audience.back() == '/') audience.remove_suffix(1);
   return AsciiIEquals(audience, expected);
+}
+
+// `audience` is `account`'s Table endpoint in one of the clouds, with or without a trailing '/'.
+bool NamesAccountEndpoint(std::string_view audience, std::string_view account) {
+  constexpr std::string_view kScheme = "https://";
+  if (account.empty() || audience.size() < kScheme.size() ||
+      !AsciiIEquals(audience.substr(0, kScheme.size()), kScheme)) {
+    return false;
+  }
+  audience.remove_prefix(kScheme.size());
+  if (!audience.empty() && audience.back() == '/') audience.remove_suffix(1);
+  if (audience.size() <= account.size() ||
+      !AsciiIEquals(audience.substr(0, account.size()), account)) {
+    return false;
+  }
+  audience.remove_prefix(account.size());
+  return std::any_of(
+      kTableEndpointSuffixes.begin(), kTableEndpointSuffixes.end(),
+      [audience](std::string_view suffix) { return AsciiIEquals(audience, suffix); });
+}
+
+// `audience` is one the Table service accepts for `account` reached at `endpoint`.
+bool AcceptedAudience(std::string_view audience, std::string_view account,
+                      std::string_view endpoint) {
+  return Names(audience, kStorageResource) || AsciiIEquals(audience, kStorageApplicationId) ||
+         std::any_of(kSovereignStorageResources.begin(), kSovereignStorageResources.end(),
+                     [audience](std::string_view resource) { return Names(audience, resource); }) ||
+         NamesAccountEndpoint(audience, account) || Names(audience, endpoint);
 }
 
 Result<void> CheckLifetime(const Jwt& jwt, DateTime now) {
@@ -127,13 +172,9 @@ Result<BearerIdentity> BearerVerifier::Verify(std::string_view token, std::strin
     return tl::unexpected(ok.error());
   }
   if (auto ok = CheckLifetime(*jwt, now); !ok) return tl::unexpected(ok.error());
-  const std::string account_host = "https://" + std::string(account) + ".table.core.windows.net";
-  bool audience_ok = false;
-  for (const std::string& audience : jwt->audiences) {
-    audience_ok = audience_ok || Names(audience, kStorageResource) ||
-                  AsciiIEquals(audience, kStorageApplicationId) || Names(audience, account_host) ||
-                  Names(audience, endpoint);
-  }
+  const bool audience_ok = std::any_of(
+      jwt->audiences.begin(), jwt->audiences.end(),
+      [&](const std::string& audience) { return AcceptedAudience(audience, account, endpoint); });
   if (!audience_ok) return Rejected("Audience validation failed. Audience did not match.");
   const std::string tenant = IssuerTenant(jwt->issuer);
   if (tenant.empty() || (!config_.tenant.empty() && tenant != config_.tenant)) {

@@ -40,8 +40,11 @@ class BearerVerifier {
   //   not three base64url segments of JSON ........ the token is not a well-formed JWT;
   //   with issuer keys: alg, kid, signature ........ "Signature validation failed. ...";
   //   exp missing or passed, nbf ahead (± skew) .... "Lifetime validation failed. ...";
-  //   aud not https://storage.azure.com, https://<account>.table.core.windows.net or
-  //   `endpoint` (each with or without '/') ...... "Audience validation failed. ...";
+  //   aud none of https://storage.azure.com and the sovereign clouds' storage.azure.cn,
+  //   storage.azure.us and storage.usgovcloudapi.net, Azure Storage's application ID,
+  //   https://<account>.table.core.windows.net (or .table.core.chinacloudapi.cn,
+  //   .table.core.usgovcloudapi.net) and `endpoint`, the URLs with or without '/'
+  //   ............................................. "Audience validation failed. ...";
   //   iss not an Entra ID issuer (v1 sts.windows.net/<tenant>/, v2 login.microsoftonline.com/
   //   <tenant>/v2.0, their national clouds) of the configured tenant
   //   ............................................. "Issuer validation failed. ...".

@@ -76,6 +76,32 @@ def test_a_contributor_token_works_like_the_account_key_for_data(oauth_server, s
     assert credential.calls[0] == ((STORAGE_SCOPE,), None)
 
 
+@pytest.mark.parametrize("aud,iss", [
+    ("https://storage.azure.cn", "https://sts.chinacloudapi.cn/%s/" % TENANT),
+    ("https://storage.azure.us/", "https://login.microsoftonline.us/%s/v2.0" % TENANT),
+    ("https://storage.usgovcloudapi.net", "https://sts.windows.net/%s/" % TENANT),
+    ("https://%s.table.core.chinacloudapi.cn" % DEV_ACCOUNT,
+     "https://sts.chinacloudapi.cn/%s/" % TENANT),
+], ids=["china", "us-government", "us-government-docs-scope", "china-account-endpoint"])
+def test_tokens_for_the_sovereign_clouds_storage_work(oauth_server, aud, iss):
+    # spec §10.9: what a credential of Azure China or Azure US Government returns for the storage
+    # scope its cloud's SDK asks (TableAudience.AzureChina, .AzureGovernment).
+    credential = StaticTokenCredential(mint_token(aud=aud, iss=iss))
+    with client(oauth_server, credential) as service:
+        name = unique_name("cloud")
+        service.create_table(name).create_entity({"PartitionKey": "p", "RowKey": "r"})
+        assert name in [t.name for t in service.list_tables()]
+        service.delete_table(name)
+    foreign = StaticTokenCredential(mint_token(aud="https://storage.chinacloudapi.cn", iss=iss))
+    with client(oauth_server, foreign) as service:
+        with pytest.raises(ClientAuthenticationError) as error:
+            service.get_table_client("anytable").get_table_access_policy()
+        assert (error.value.status_code, wire_error_code(error.value)) == (
+            403, "AuthenticationFailed")
+        assert ("<AuthenticationErrorDetail>Audience validation failed. Audience did not match."
+                "</AuthenticationErrorDetail>") in error.value.response.text()
+
+
 def test_a_reader_reads_and_every_write_is_authorization_permission_mismatch(oauth_server):
     name = unique_name("reader")
     with client(oauth_server, StaticTokenCredential(mint_token())) as writer:

@@ -108,6 +108,43 @@ TEST_CASE(
         "Audience validation failed. Audience did not match.");
 }
 
+TEST_CASE(
+    "bearer: the sovereign clouds' storage audiences and account endpoints are accepted; their "
+    "look-alikes are not",
+    "[bearer]") {
+  // Azure China and Azure US Government: the storage resource (the SDKs' TableAudience values,
+  // and US Government's documented storage scope) and the account's Table endpoint there.
+  for (std::string aud :
+       {R"("https://storage.azure.cn")", R"("https://storage.azure.cn/")",
+        R"("https://storage.azure.us")", R"("https://storage.azure.us/")",
+        R"("https://storage.usgovcloudapi.net")", R"("https://storage.usgovcloudapi.net/")",
+        R"("HTTPS://STORAGE.AZURE.CN")",
+        R"("https://devstoreaccount1.table.core.chinacloudapi.cn")",
+        R"("https://devstoreaccount1.table.core.chinacloudapi.cn/")",
+        R"("https://devstoreaccount1.table.core.usgovcloudapi.net")",
+        R"("https://devstoreaccount1.table.core.usgovcloudapi.net/")",
+        R"(["https://vault.azure.cn","https://storage.azure.cn"])"}) {
+    INFO(aud);
+    CHECK(Verify(UnsignedToken(Claims({{"aud", aud}}))) ==
+          "ok 11111111-2222-3333-4444-555555555555");
+  }
+  for (std::string aud :
+       {R"("https://storage.azure.cn//")", R"("https://storage.azure.cn/.default")",
+        R"("http://storage.azure.cn")", R"("https://storage.chinacloudapi.cn")",
+        R"("https://storage.azure.de")", R"("https://storage.azure.us.example")",
+        R"("https://cosmos.azure.cn")", R"("https://vault.usgovcloudapi.net")",
+        R"("https://other.table.core.chinacloudapi.cn")",
+        R"("https://devstoreaccount1.table.core.cloudapi.de")",
+        R"("https://devstoreaccount1.blob.core.usgovcloudapi.net")",
+        R"("https://devstoreaccount1.table.core.usgovcloudapi.net.example")",
+        R"("https://xdevstoreaccount1.table.core.windows.net")", R"("https://devstoreaccount1")",
+        R"("https://.table.core.windows.net")"}) {
+    INFO(aud);
+    CHECK(Verify(UnsignedToken(Claims({{"aud", aud}}))) ==
+          "Audience validation failed. Audience did not match.");
+  }
+}
+
 TEST_CASE("bearer: nbf and exp hold with five minutes of clock skew; exp is required", "[bearer]") {
   const std::string token =
       UnsignedToken(Claims({{"nbf", std::to_string(kNow)}, {"exp", std::to_string(kNow + 600)}}));

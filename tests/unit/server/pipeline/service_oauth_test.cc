@@ -181,6 +181,28 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "oauth service: tokens for the China and US Government clouds' storage work; a foreign "
+    "audience is refused as before",
+    "[oauth]") {
+  OAuthFixture f;
+  for (std::string_view aud : {"https://storage.azure.cn", "https://storage.azure.us/",
+                               "https://storage.usgovcloudapi.net",
+                               "https://devstoreaccount1.table.core.chinacloudapi.cn"}) {
+    INFO(aud);
+    CHECK(Answer(f.Run("GET", "/devstoreaccount1/Tables", "Bearer " + f.Token("writer", aud))) ==
+          "200 ok");
+  }
+  const std::string foreign = "Bearer " + f.Token("writer", "https://storage.chinacloudapi.cn");
+  CHECK(Answer(f.Run("GET", "/devstoreaccount1/Tables", foreign)) == "403 AuthenticationFailed");
+  const Response challenged = f.Run("GET", "/devstoreaccount1/Tables", foreign, {},
+                                    kChallengeVersion, {{"Accept", "application/xml"}});
+  CHECK(Answer(challenged) == "401 InvalidAuthenticationInfo");
+  CHECK(HeaderOf(challenged, "WWW-Authenticate") == kChallenge);
+  CHECK(challenged.body.find("<AuthenticationErrorDetail>Audience validation failed. Audience "
+                             "did not match.</AuthenticationErrorDetail>") != std::string::npos);
+}
+
 TEST_CASE("oauth service: anonymous requests get the challenge at versions that know it",
           "[oauth]") {
   OAuthFixture f;
