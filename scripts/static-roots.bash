@@ -31,6 +31,9 @@
 #       or more.
 #   roots_free_port          sets roots_port to a port of 127.0.0.1 that is free now.
 #   roots_no_shared_objects <pid> <what>   fails when the process maps any shared object (*.so).
+#   roots_smoke_and_stop <what> <log> <data dir>
+#       the server roots_serve started answers the SDK smoke test, maps no shared object, stops
+#       cleanly on SIGTERM, and left data.mdb in <data dir> (seen from outside the root).
 #   expect_refusal <what> <want> <pattern> <command...>
 #       the command must exit <want> with one line on stderr matching <pattern> (no loader error).
 #   roots_busybox_deb <debarch>
@@ -162,6 +165,16 @@ expect_refusal() {  # expect_refusal <what> <want> <pattern> <command...>
   say "   $what: exit $status, '$(cat "$work/err")'"
 }
 
+# The server started by roots_serve answers the SDK smoke test, maps no shared object, stops
+# cleanly on SIGTERM and leaves data.mdb in <data dir> (its path seen from outside the root).
+roots_smoke_and_stop() {  # roots_smoke_and_stop <what> <log> <data dir>
+  /usr/bin/python3 "$repo_root/scripts/sdk_check.py" smoke "http://127.0.0.1:$malachite_port" ||
+    fail "$1: the SDK smoke test failed"
+  roots_no_shared_objects "$malachite_pid" "$1"
+  malachite_stop || fail "$1: SIGTERM stop was not clean: $(tail -n 5 "$2")"
+  [[ -f "$3/data.mdb" ]] || fail "$1: no data.mdb in the data directory"
+}
+
 roots_empty() {  # roots_empty <step> <arch> <binary>
   local arch="$2" binary="$3" root="$work/empty-$2" what="$1 empty root ($2)"
   mkdir "$root"
@@ -173,11 +186,7 @@ roots_empty() {  # roots_empty <step> <arch> <binary>
   roots_serve "$what" "$EPOCHREALTIME" "$work/empty-$arch.log" \
     chroot "$root" /malachite --host 127.0.0.1 --port "$roots_port" --data-dir /data
   local started_ms="$roots_ms"
-  /usr/bin/python3 "$repo_root/scripts/sdk_check.py" smoke "http://127.0.0.1:$malachite_port" ||
-    fail "$what: the SDK smoke test failed"
-  roots_no_shared_objects "$malachite_pid" "$what"
-  malachite_stop || fail "$what: SIGTERM stop was not clean: $(tail -n 5 "$work/empty-$arch.log")"
-  [[ -f "$root/data/data.mdb" ]] || fail "$what: no /data/data.mdb"
+  roots_smoke_and_stop "$what" "$work/empty-$arch.log" "$root/data"
   local entries
   entries="$(cd "$root" && echo *)"
   [[ "$entries" == "data malachite" ]] || fail "$what: the root holds '$entries', not only data and malachite"
@@ -213,11 +222,7 @@ roots_busybox() {  # roots_busybox <step> <arch> <bundle.tar.gz>
   roots_serve "$what: from unpacking (${unpacked_ms} ms)" "$t0" "$work/busybox-$arch.log" \
     chroot "$root" "/opt/$name/bin/malachite" --host 127.0.0.1 --port "$roots_port" --data-dir /data
   local started_ms="$roots_ms"
-  /usr/bin/python3 "$repo_root/scripts/sdk_check.py" smoke "http://127.0.0.1:$malachite_port" ||
-    fail "$what: the SDK smoke test failed"
-  roots_no_shared_objects "$malachite_pid" "$what"
-  malachite_stop || fail "$what: SIGTERM stop was not clean: $(tail -n 5 "$work/busybox-$arch.log")"
-  [[ -f "$root/data/data.mdb" ]] || fail "$what: no /data/data.mdb"
+  roots_smoke_and_stop "$what" "$work/busybox-$arch.log" "$root/data"
   say "$what: busybox tar -xzf $unpacked_ms ms + start $((started_ms - unpacked_ms)) ms = first answer in $started_ms ms, SDK smoke test ok, no shared object, clean stop"
   # Azurite's table command line, started by busybox's sh in the chroot (exec: the same process).
   malachite_start "$work/busybox-azurite-$arch.log" chroot "$root" /bin/sh -c \
