@@ -1,12 +1,10 @@
-using System.Reflection;
-
 namespace Malachite.Testcontainers;
 
 /// <summary>
 /// Builds a container of the malachite image (Azure Table storage emulator), ready when
 /// <c>/-/ready</c> answers 200:
 /// <code>
-/// await using var container = new MalachiteBuilder().WithInMemory().Build();
+/// await using var container = new MalachiteBuilder("ghcr.io/&lt;owner&gt;/malachite:0.1.0").WithInMemory().Build();
 /// await container.StartAsync();
 /// var tables = new TableServiceClient(container.GetConnectionString());
 /// </code>
@@ -26,29 +24,23 @@ public sealed class MalachiteBuilder : ContainerBuilder<MalachiteBuilder, Malach
     /// <summary>Where <see cref="WithSeed"/> puts the fixtures inside the container.</summary>
     public const string SeedPath = "/seed";
 
-    /// <summary>The image of this package's version, <c>malachite:&lt;version&gt;</c> (as
-    /// <c>scripts/package --image</c> tags it). Pass a registry's name to the other constructor,
-    /// e.g. <c>ghcr.io/&lt;owner&gt;/malachite:&lt;version&gt;</c>.</summary>
-    public static string DefaultImage { get; } = "malachite:" + PackageVersion();
-
-    /// <summary>A builder for <see cref="DefaultImage"/>.</summary>
-    public MalachiteBuilder()
-        : this(DefaultImage)
-    {
-    }
-
-    /// <summary>A builder for the given image.</summary>
-    /// <param name="image">The full image name with its tag, e.g. <c>malachite:0.1.0</c>.</param>
+    /// <summary>A builder for the given image (required, as Testcontainers' own modules take it).</summary>
+    /// <param name="image">The full image name with its tag: a release's
+    /// <c>ghcr.io/&lt;owner&gt;/&lt;repo&gt;:&lt;version&gt;</c>, or <c>malachite:&lt;version&gt;</c> as
+    /// <c>scripts/package --image</c> builds it.</param>
+    /// <exception cref="ArgumentException"><paramref name="image"/> is null, empty or blank.</exception>
     public MalachiteBuilder(string image)
-        : this(new DockerImage(image))
+        : this(new DockerImage(RequireImage(image)))
     {
     }
 
     /// <summary>A builder for the given image.</summary>
     /// <param name="image">The image.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="image"/> is null.</exception>
     public MalachiteBuilder(IImage image)
         : this(new MalachiteConfiguration())
     {
+        ArgumentNullException.ThrowIfNull(image);
         DockerResourceConfiguration = Init().WithImage(image).DockerResourceConfiguration;
     }
 
@@ -113,12 +105,16 @@ public sealed class MalachiteBuilder : ContainerBuilder<MalachiteBuilder, Malach
         return new MalachiteBuilder(new MalachiteConfiguration(oldValue, newValue));
     }
 
-    // The package's version (clients/dotnet/pack stamps it), without the +commit suffix.
-    private static string PackageVersion()
+    // No default image: a tag of this package's version is in no registry, so a default would only
+    // fail at pull time; the name says whose image runs (Testcontainers 4.x's modules take it too).
+    private static string RequireImage(string image)
     {
-        string? version = typeof(MalachiteBuilder).Assembly
-            .GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion;
-        return version?.Split('+')[0] ?? "latest";
+        if (string.IsNullOrWhiteSpace(image))
+            throw new ArgumentException(
+                "MalachiteBuilder: the image is required, with its tag, e.g. " +
+                "new MalachiteBuilder(\"ghcr.io/<owner>/malachite:<version>\") (a release's image)",
+                nameof(image));
+        return image;
     }
 }
 

@@ -12,12 +12,12 @@ export type {
 } from "@malachite/client";
 export { MalachiteAdminError } from "@malachite/client";
 
-/** "malachite:<version of this package>", the image scripts/package --image builds. */
-export const DEFAULT_IMAGE: string;
-
 export class MalachiteContainer extends GenericContainer {
-  /** image: default DEFAULT_IMAGE. */
-  constructor(image?: string);
+  /**
+   * image: the full name with its tag, e.g. "ghcr.io/<owner>/malachite:0.1.0" (required, as
+   * @testcontainers/azurite's; an empty one throws a TypeError).
+   */
+  constructor(image: string);
   /** Data in memory (the container's /dev/shm, 64 MB unless withSharedMemorySize) instead of /data. */
   withInMemory(): this;
   /** Copies the fixtures of hostDir into the container (/seed) and loads them at start (--seed). */

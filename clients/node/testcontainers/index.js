@@ -1,12 +1,12 @@
 "use strict";
 // @malachite/testcontainers: Malachite's image as a Testcontainers module. MalachiteContainer
-// starts malachite:<this package's version> with port 10002 exposed and waits for /-/ready;
+// starts the image it is given (as @testcontainers/azurite's AzuriteContainer, the image is
+// required) with port 10002 exposed and waits for /-/ready;
 // the started container hands out the connection string of devstoreaccount1 and makes accounts
 // and resets through the mapped port with @malachite/client (as a client that is not on the
 // container's loopback, with devstoreaccount1's key as its bearer token).
 const { AbstractStartedContainer, GenericContainer, Wait } = require("testcontainers");
 const { DEV_ACCOUNT, DEV_KEY, MalachiteAdminClient, MalachiteAdminError, connectionStringFor } = require("@malachite/client");
-const { version } = require("./package.json");
 
 const kTablePort = 10002;
 const kSeedDir = "/seed";
@@ -16,8 +16,14 @@ class MalachiteContainer extends GenericContainer {
   #seed = undefined;
   #args = [];
 
-  /** image: default malachite:<version of this package> (scripts/package --image builds it). */
-  constructor(image = `malachite:${version}`) {
+  /** image: the full name with its tag, e.g. "ghcr.io/<owner>/malachite:0.1.0" (a release's image). */
+  constructor(image) {
+    if (typeof image !== "string" || image.trim() === "") {
+      throw new TypeError(
+        "new MalachiteContainer(image): the image is required, with its tag, e.g. " +
+          'new MalachiteContainer("ghcr.io/<owner>/malachite:<version>") (a release\'s image)',
+      );
+    }
     super(image);
     this.withExposedPorts(kTablePort)
       .withWaitStrategy(Wait.forHttp("/-/ready", kTablePort).forStatusCode(200))
@@ -109,4 +115,3 @@ class StartedMalachiteContainer extends AbstractStartedContainer {
 exports.MalachiteContainer = MalachiteContainer;
 exports.StartedMalachiteContainer = StartedMalachiteContainer;
 exports.MalachiteAdminError = MalachiteAdminError;
-exports.DEFAULT_IMAGE = `malachite:${version}`;

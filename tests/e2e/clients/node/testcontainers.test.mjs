@@ -1,18 +1,20 @@
 // @malachite/testcontainers against a real Docker engine (scripts/check-node-client step 7, with
-// malachite:<version> built from scripts/package's image context and Ryuk off): the SDK through
-// getConnectionString(), seed fixtures, reset(), accounts made from the host through the mapped
-// port, and the admin rule that makes the bearer key necessary there.
+// the image built from scripts/package's image context, named by MALACHITE_IMAGE, and Ryuk off):
+// the image a required argument, the SDK through getConnectionString(), seed fixtures, reset(),
+// accounts made from the host through the mapped port, and the admin rule that makes the bearer
+// key necessary there.
 import assert from "node:assert/strict";
 import http from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { TableClient } from "@azure/data-tables";
-import { DEFAULT_IMAGE, MalachiteAdminError, MalachiteContainer } from "@malachite/testcontainers";
+import * as exported from "@malachite/testcontainers";
+import { MalachiteAdminError, MalachiteContainer } from "@malachite/testcontainers";
 
-const require = createRequire(import.meta.url);
+const image = process.env.MALACHITE_IMAGE;
+assert.ok(image, "MALACHITE_IMAGE names the image to run (scripts/check-node-client sets it)");
 const work = mkdtempSync(join(tmpdir(), "malachite-tc-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 const sdkOptions = { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } };
@@ -34,16 +36,19 @@ function post(port, path) {
   });
 }
 
-test("the default image is malachite:<the package's version>", () => {
-  const { version } = require("@malachite/testcontainers/package.json");
-  assert.equal(DEFAULT_IMAGE, `malachite:${version}`);
+test("the image is required, as @testcontainers/azurite's: no default tag that no registry has", () => {
+  for (const missing of [undefined, "", "  ", 42]) {
+    assert.throws(() => new MalachiteContainer(missing), (e) =>
+      e instanceof TypeError && /the image is required, with its tag, e\.g\. new MalachiteContainer\("ghcr\.io\//.test(e.message));
+  }
+  assert.equal("DEFAULT_IMAGE" in exported, false);
 });
 
 test("a seeded container: the SDK through getConnectionString(), reset(), accounts through the mapped port", async () => {
   const seed = join(work, "seed");
   mkdirSync(seed, { recursive: true });
   writeFileSync(join(seed, "customers.jsonl"), '{"PartitionKey":"eu","RowKey":"1","Name":"Ada"}\n');
-  const container = await new MalachiteContainer().withSeed(seed).withArgs(["--throttling", "off"]).start();
+  const container = await new MalachiteContainer(image).withSeed(seed).withArgs(["--throttling", "off"]).start();
   try {
     const port = container.getPort();
     assert.notEqual(port, 10002);
@@ -82,7 +87,7 @@ test("a seeded container: the SDK through getConnectionString(), reset(), accoun
 });
 
 test("withInMemory(): the server keeps its data in memory", async () => {
-  const container = await new MalachiteContainer().withInMemory().start();
+  const container = await new MalachiteContainer(image).withInMemory().start();
   try {
     const logs = [];
     (await container.logs()).on("data", (line) => logs.push(String(line)));

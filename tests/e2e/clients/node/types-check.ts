@@ -4,7 +4,7 @@ import * as client from "@malachite/client";
 import type { MalachiteAdmin } from "@malachite/client";
 import { DEV_KEY, MalachiteAdminError, startMalachite } from "@malachite/server";
 import type { MalachiteAccount, MalachiteServer, ResetResult } from "@malachite/server";
-import { DEFAULT_IMAGE, MalachiteContainer } from "@malachite/testcontainers";
+import { MalachiteContainer } from "@malachite/testcontainers";
 import type { StartedMalachiteContainer } from "@malachite/testcontainers";
 
 export async function server(): Promise<void> {
@@ -40,7 +40,7 @@ export async function server(): Promise<void> {
 }
 
 export async function container(): Promise<void> {
-  const image: string = DEFAULT_IMAGE;
+  const image = "ghcr.io/owner/malachite:0.1.0";
   const started: StartedMalachiteContainer = await new MalachiteContainer(image)
     .withInMemory()
     .withSeed("fixtures")
@@ -53,6 +53,8 @@ export async function container(): Promise<void> {
   await started.reset({ seed: false });
   void text;
   await started.stop();
+  // @ts-expect-error the image is required, as @testcontainers/azurite's
+  new MalachiteContainer();
 }
 
 export async function adminClient(): Promise<void> {
@@ -62,7 +64,7 @@ export async function adminClient(): Promise<void> {
   const account: client.MalachiteAccount = await admin.createAccount({ name: "abc" });
   const text: string = client.connectionStringFor(account.name, account.key, account.tableUrl) + client.DEV_ACCOUNT;
   await admin.deleteAccount(account.name);
-  const both: MalachiteAdmin[] = [admin, await startMalachite(), await new MalachiteContainer().start()];
+  const both: MalachiteAdmin[] = [admin, await startMalachite(), await new MalachiteContainer("ghcr.io/owner/malachite:0.1.0").start()];
   void [sameError, text, both];
   // @ts-expect-error the port is a number
   new client.MalachiteAdminClient({ port: "10002" });

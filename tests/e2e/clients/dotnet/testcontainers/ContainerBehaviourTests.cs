@@ -1,15 +1,16 @@
-// The Testcontainers module's behaviour beyond the README example: the default image, seed
-// fixtures copied into the container, reset, accounts made and refused through the mapped port.
+// The Testcontainers module's behaviour beyond the README example: the image a required argument,
+// seed fixtures copied into the container, reset, accounts made and refused through the mapped port.
 using Azure;
 using Azure.Data.Tables;
 using DotNet.Testcontainers.Configurations;
+using DotNet.Testcontainers.Images;
 using Malachite;
 using Malachite.Testcontainers;
 using Xunit;
 
 public sealed class SeededContainerFixture : IAsyncLifetime
 {
-    public MalachiteContainer Container { get; } = new MalachiteBuilder()
+    public MalachiteContainer Container { get; } = new MalachiteBuilder(MalachiteContainerFixture.Image)
         .WithInMemory()
         .WithSeed(Path.Combine(AppContext.BaseDirectory, "fixtures"))
         .Build();
@@ -27,11 +28,24 @@ public sealed class ContainerBehaviourTests(SeededContainerFixture fixture) : IC
         table.Query<TableEntity>().Select(e => e.GetString("Name") ?? e.GetString("Note") ?? "").ToList();
 
     [Fact]
-    public void DefaultImageIsThePackagesVersion()
+    public void TheImageIsRequired()
     {
-        string? version = Environment.GetEnvironmentVariable("MALACHITE_VERSION");
-        Assert.False(string.IsNullOrEmpty(version), "MALACHITE_VERSION is not set (scripts/check-dotnet-client sets it)");
-        Assert.Equal($"malachite:{version}", MalachiteBuilder.DefaultImage);
+        // As Testcontainers 4.x's own modules: no parameterless constructor, no default tag.
+        Assert.DoesNotContain(typeof(MalachiteBuilder).GetConstructors(), c => c.GetParameters().Length == 0);
+        Assert.Null(typeof(MalachiteBuilder).GetProperty("DefaultImage"));
+        foreach (string? missing in new[] { null, "", "  " })
+        {
+            var e = Assert.Throws<ArgumentException>(() => new MalachiteBuilder(missing!));
+            Assert.Equal("image", e.ParamName);
+            Assert.Contains("the image is required, with its tag, e.g. new MalachiteBuilder(\"ghcr.io/", e.Message);
+        }
+        Assert.Throws<ArgumentNullException>(() => new MalachiteBuilder((IImage)null!));
+    }
+
+    [Fact]
+    public void TheContainerRunsTheImageItWasGiven()
+    {
+        Assert.Equal(new DockerImage(MalachiteContainerFixture.Image).FullName, Container.Image.FullName);
     }
 
     [Fact]
@@ -84,7 +98,7 @@ public sealed class ContainerBehaviourTests(SeededContainerFixture fixture) : IC
     [Fact]
     public void SeedMustExist()
     {
-        var e = Assert.Throws<DirectoryNotFoundException>(() => new MalachiteBuilder().WithSeed("/no/such/fixtures"));
+        var e = Assert.Throws<DirectoryNotFoundException>(() => new MalachiteBuilder(MalachiteContainerFixture.Image).WithSeed("/no/such/fixtures"));
         Assert.Contains("/no/such/fixtures", e.Message);
     }
 }

@@ -6,7 +6,12 @@ using Xunit;
 // The malachite image, started once for the tests of the class.
 public sealed class MalachiteContainerFixture : IAsyncLifetime
 {
-    public MalachiteContainer Container { get; } = new MalachiteBuilder().WithInMemory().Build();
+    // The image to run, with its tag: a release's ghcr.io/<owner>/malachite:<version>, named here by
+    // MALACHITE_IMAGE (as CI pins images).
+    public static string Image { get; } = Environment.GetEnvironmentVariable("MALACHITE_IMAGE")
+        ?? throw new InvalidOperationException("MALACHITE_IMAGE: the malachite image to run");
+
+    public MalachiteContainer Container { get; } = new MalachiteBuilder(Image).WithInMemory().Build();
 
     public Task InitializeAsync() => Container.StartAsync();
 

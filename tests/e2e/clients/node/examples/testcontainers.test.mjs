@@ -4,8 +4,12 @@ import assert from "node:assert/strict";
 import { TableClient } from "@azure/data-tables";
 import { MalachiteContainer } from "@malachite/testcontainers";
 
+// The image to run, with its tag: a release's ghcr.io/<owner>/malachite:<version>, named here by
+// MALACHITE_IMAGE (as CI pins images).
+const image = process.env.MALACHITE_IMAGE;
+
 let malachite;
-before(async () => (malachite = await new MalachiteContainer().withInMemory().start()));
+before(async () => (malachite = await new MalachiteContainer(image).withInMemory().start()));
 after(() => malachite.stop());
 
 test("an order is stored and read back", async (t) => {
