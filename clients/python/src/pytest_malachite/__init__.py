@@ -8,7 +8,11 @@
 
 As a pytest plugin (loaded automatically once installed) it gives the fixtures `malachite` (one
 server per test session, or per xdist worker), `malachite_account` (a fresh account per test,
-deleted afterwards) and `malachite_connection_string` (that account's connection string).
+deleted afterwards) and `malachite_connection_string` (that account's connection string). More
+servers (another scope, seed or flags) and accounts on them come from the fixture factories of
+`pytest_malachite.factories`, assigned to names in a conftest.py:
+
+    malachite_seeded = factories.malachite_server(scope="module", seed="tests/fixtures")
 """
 from ._errors import (MalachiteAdminError, MalachiteBinaryError, MalachiteError,
                       MalachiteStartError)

@@ -2,11 +2,12 @@
 a temp dir, in a clean virtual environment where the wheel is the only thing installed beside
 Debian's pytest and azure-data-tables).
 
-The surface (start_malachite, the Malachite and Account objects, the fixtures and options), accounts
-isolated from each other (100 tests under pytest-xdist when it is installed), bad input (no binary,
-a binary for another machine, a port in use, a bad seed, a data directory it cannot use, a bad
-flag, a server that never says it listens: one error each, never a hang), and the lifeline: the
-server is gone within 2 s of the test process being SIGKILLed. Figures are printed, not asserted.
+The surface (start_malachite, the Malachite and Account objects, the fixtures and options, the
+fixture factories: servers of a scope and accounts on them), accounts isolated from each other (100
+tests under pytest-xdist when it is installed), bad input (no binary, a binary for another machine,
+a port in use, a bad seed, a data directory it cannot use, a bad flag, a server that never says it
+listens: one error each, never a hang), and the lifeline: the server is gone within 2 s of the test
+process being SIGKILLed. Figures are printed, not asserted.
 """
 import base64
 import json
@@ -454,6 +455,102 @@ def test_the_plugin_reports_a_missing_binary_and_a_bad_flag_as_errors(pytester):
     result, _ = run_plugin_test(pytester, "--malachite-arg=--colour=green")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*MalachiteStartError: malachite: unknown option '--colour'*"])
+
+
+# -- the fixture factories --------------------------------------------------------------------------
+
+FACTORY_CONFTEST = """
+from pytest_malachite import factories
+
+per_module = factories.malachite_server(scope="module", seed="seed", args=["--throttling", "off"])
+per_test = factories.malachite_server(scope="function")
+module_account = factories.malachite_account("per_module")
+"""
+
+FACTORY_TEST = """
+import glob, json, os
+from azure.data.tables import TableServiceClient
+
+REPORTS = os.environ["REPORT_DIR"]
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+def record(name, **values):
+    with open(os.path.join(REPORTS, "%s-%s.json" % (__name__, name)), "w") as f:
+        json.dump(values, f)
+
+def test_one(per_module, per_test, module_account, malachite):
+    service = TableServiceClient.from_connection_string(per_module.connection_string)
+    earlier = [json.load(open(p)) for p in glob.glob(os.path.join(REPORTS, "*-two.json"))]
+    record("one", module=per_module.pid, test=per_test.pid, session=malachite.pid,
+           tables=sorted(t.name for t in service.list_tables()),
+           account_on_module={a["name"] for a in per_module.accounts()} >= {module_account.name},
+           account_on_session=module_account.name in {a["name"] for a in malachite.accounts()},
+           earlier_modules_alive=[alive(r["module"]) for r in earlier])
+
+def test_two(per_module, per_test, malachite):
+    one = json.load(open(os.path.join(REPORTS, "%s-one.json" % __name__)))
+    record("two", module=per_module.pid, test=per_test.pid, session=malachite.pid,
+           previous_test_alive=alive(one["test"]))
+"""
+
+
+def test_factories_make_servers_of_a_scope_and_accounts_on_them(pytester, tmp_path):
+    """factories.malachite_server(scope=...) in a conftest.py: a server per module (seeded, with
+    flags), one per test, each stopped at the end of its scope; factories.malachite_account(name):
+    an account on that server, not on the session's."""
+    (pytester.mkdir("seed") / "orders.jsonl").write_text('{"PartitionKey":"p","RowKey":"1"}\n')
+    pytester.makeconftest(FACTORY_CONFTEST)
+    pytester.makepyfile(test_a=FACTORY_TEST, test_b=FACTORY_TEST)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    os.environ["REPORT_DIR"] = str(reports)
+    try:
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=60)
+    finally:
+        del os.environ["REPORT_DIR"]
+    result.assert_outcomes(passed=4)
+    a1, a2, b1, b2 = (json.loads((reports / ("test_%s-%s.json" % n)).read_text())
+                      for n in (("a", "one"), ("a", "two"), ("b", "one"), ("b", "two")))
+    assert a1["module"] == a2["module"] and b1["module"] == b2["module"] != a1["module"]
+    assert len({r["test"] for r in (a1, a2, b1, b2)}) == 4
+    assert len({r["session"] for r in (a1, a2, b1, b2)}) == 1
+    assert {r["session"] for r in (a1, b1)}.isdisjoint({r["module"] for r in (a1, b1)})
+    assert a1["tables"] == b1["tables"] == ["orders"]  # seed="seed": relative to the rootdir
+    assert a1["account_on_module"] and not a1["account_on_session"]
+    # Stopped at the end of their scope: test_a's server before test_b ran, a test's after it.
+    assert b1["earlier_modules_alive"] == [False]
+    assert not a2["previous_test_alive"] and not b2["previous_test_alive"]
+    pids = [r[k] for r in (a1, a2, b1, b2) for k in ("module", "test", "session")]
+    assert all(pid_gone(pid) for pid in pids)
+
+
+def test_factory_servers_take_the_command_lines_binary_and_flags(pytester):
+    pytester.makeconftest(FACTORY_CONFTEST)
+    pytester.makepyfile(test_one="def test_it(per_test):\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--malachite-arg=--colour=green",
+                                           timeout=60)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*MalachiteStartError: malachite: unknown option '--colour'*"])
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider",
+                                           "--malachite-binary", "/no/such/malachite", timeout=60)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*MalachiteBinaryError*/no/such/malachite*MALACHITE_BINARY*"])
+
+
+def test_a_factory_refuses_an_unknown_scope_and_args_that_are_not_a_list():
+    from pytest_malachite import factories
+    with pytest.raises(ValueError, match=r"scope='worker'\): one of session, package, module"):
+        factories.malachite_server(scope="worker")
+    with pytest.raises(TypeError, match=r"a list of flags"):
+        factories.malachite_server(args="--throttling off")
+    with pytest.raises(TypeError, match=r"a list of flags"):
+        factories.malachite_server(args=["--port", 10002])
 
 
 ISOLATION_TEST = """

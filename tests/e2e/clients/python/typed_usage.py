@@ -4,7 +4,7 @@ from typing import Dict, Iterator
 
 import pytest
 
-from pytest_malachite import Account, Malachite, MalachiteAdminError, start_malachite
+from pytest_malachite import Account, Malachite, MalachiteAdminError, factories, start_malachite
 
 
 def account_endpoints() -> Dict[str, str]:
@@ -26,3 +26,10 @@ def account_endpoints() -> Dict[str, str]:
 def orders_account(malachite: Malachite) -> Iterator[Account]:
     with malachite.create_account() as account:
         yield account
+
+
+# The fixture factories' fixtures, as a conftest.py names them; a scope pytest has not is an error.
+malachite_seeded = factories.malachite_server(scope="module", seed="fixtures",
+                                              args=["--throttling", "off"])
+seeded_account = factories.malachite_account("malachite_seeded")
+per_worker = factories.malachite_server(scope="worker")  # type: ignore[arg-type]
