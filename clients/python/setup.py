@@ -1,14 +1,24 @@
 """The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG>, the compressed tag set
 clients/python/build-wheel stamped into src/pytest_malachite/_version.py
 (manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_2_x86_64, ...: the binary is static, so any
-glibc or musl Linux of the architecture). Everything else is in pyproject.toml."""
+glibc or musl Linux of the architecture). Everything else is in pyproject.toml.
+
+The bdist_wheel command is setuptools' own (setuptools.command.bdist_wheel, setuptools 70.1+), else
+the one setuptools finds registered under that name (the distutils.commands entry point: wheel's,
+for Debian 12's setuptools 66): never an import of the deprecated wheel.bdist_wheel by name.
+Its --plat-name cannot give a compressed tag set (it turns the dots into underscores), so get_tag
+gives the tag."""
 import os
 import re
 from pathlib import Path
 
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
-from wheel.bdist_wheel import bdist_wheel
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1: the command another package registers (wheel)
+    bdist_wheel = Distribution().get_command_class("bdist_wheel")
 
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "src" / "pytest_malachite" / "_version.py"
