@@ -287,6 +287,112 @@ describe("the binary package: one static executable for glibc and musl alike", (
   });
 });
 
+describe("install time: a missing binary package is said in one line, and nothing is fetched", () => {
+  // clients/node/pack's tarballs (scripts/check-node-client passes where they are).
+  const tarballs = process.env.MALACHITE_NPM_TARBALLS;
+  const platformPkg = `@malachite/server-${process.platform}-${process.arch}`;
+  const line = new RegExp(
+    `^@malachite/server: the binary package ${platformPkg} for ${process.platform}-${process.arch} is not installed .*MALACHITE_BINARY`,
+  );
+  // A user's project with the tarballs of @malachite/client and @malachite/server, and the binary
+  // packages as optional dependencies: npm picks this platform's (as from the registry).
+  function userProject(name) {
+    assert.ok(tarballs, "MALACHITE_NPM_TARBALLS: the directory of clients/node/pack's tarballs");
+    const files = readdirSync(tarballs);
+    const tgz = (re) => `file:${join(tarballs, files.find((f) => re.test(f)))}`;
+    const optional = {};
+    for (const f of files.filter((f) => /^malachite-server-linux-/.test(f))) {
+      optional[`@malachite/server-linux-${/^malachite-server-linux-([a-z0-9]+)-/.exec(f)[1]}`] = `file:${join(tarballs, f)}`;
+    }
+    const dir = join(work, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "user",
+        version: "1.0.0",
+        devDependencies: { "@malachite/client": tgz(/^malachite-client-/), "@malachite/server": tgz(/^malachite-server-\d/) },
+        optionalDependencies: optional,
+      }),
+    );
+    return dir;
+  }
+  const npmArgs = ["--offline", "--no-audit", "--no-fund", "--loglevel=error"];
+  const npmEnv = () => {
+    const env = childEnv();
+    delete env.MALACHITE_BINARY; // with it, there is nothing to say
+    return env;
+  };
+  // npm install in a terminal (script(1) gives it one), as a developer runs it: what they see.
+  function npmInTerminal(dir, flags) {
+    const command = ["npm", "install", ...npmArgs, ...flags].join(" ");
+    const out = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: dir, encoding: "utf8", env: npmEnv() });
+    assert.equal(out.status, 0, `${command}: ${out.stdout}${out.stderr}`);
+    // The screen's lines: what follows the last carriage return of each, without escape sequences
+    // (npm's progress spinner).
+    return out.stdout.split("\n").map((l) => l.split("\r").filter((part) => part !== "").pop() ?? "")
+      .map((l) => l.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""));
+  }
+  const said = (lines) => lines.filter((l) => l.startsWith("@malachite/server:"));
+
+  test("npm install --omit=optional in a terminal: the line is there, once, and the install succeeds", () => {
+    const dir = userProject("install-omit-optional");
+    const lines = npmInTerminal(dir, ["--omit=optional"]);
+    assert.equal(said(lines).length, 1, lines.join("\n"));
+    assert.match(said(lines)[0], line);
+    assert.ok(existsSync(join(dir, "node_modules", "@malachite", "server", "index.js")));
+    assert.ok(!existsSync(join(dir, "node_modules", platformPkg)));
+  });
+
+  test("a whole install says nothing; with --foreground-scripts and no terminal the line is on stderr", () => {
+    const dir = userProject("install-whole");
+    assert.deepEqual(said(npmInTerminal(dir, [])), []);
+    assert.ok(existsSync(join(dir, "node_modules", platformPkg, "bin", "malachite")));
+    const bare = userProject("install-foreground");
+    const out = spawnSync("npm", ["install", ...npmArgs, "--omit=optional", "--foreground-scripts"], {
+      cwd: bare,
+      encoding: "utf8",
+      env: npmEnv(),
+    });
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(said(out.stderr.split("\n")).length, 1, out.stderr);
+  });
+
+  test("the check: another OS or CPU named, MALACHITE_BINARY enough, no network module loaded", async () => {
+    const dir = userProject("install-check");
+    npmInTerminal(dir, ["--omit=optional"]);
+    const install = join(dir, "node_modules", "@malachite", "server", "install.js");
+    // Fails the run if install.js loads anything that can reach a network or start a download.
+    const guard = join(work, "no-network.cjs");
+    writeFileSync(
+      guard,
+      'const M = require("node:module"); const load = M._load;\n' +
+        "M._load = function (request, ...rest) {\n" +
+        '  if (/^(node:)?(http|https|http2|net|tls|dgram|dns|child_process)$/.test(request)) throw new Error(`install.js loaded ${request}`);\n' +
+        "  return load.call(this, request, ...rest);\n" +
+        "};\n",
+    );
+    const env = childEnv();
+    delete env.MALACHITE_BINARY;
+    const missing = await runNode(["-r", guard, install], { cwd: dir, env });
+    assert.equal(missing.code, 0, missing.stderr);
+    assert.equal(missing.stderr.trimEnd().split("\n").length, 1, missing.stderr);
+    assert.match(missing.stderr, line);
+    // Another OS, another CPU: Malachite ships no binary package for either.
+    for (const [prop, value, name] of [["platform", "darwin", `darwin-${process.arch}`], ["arch", "riscv64", "linux-riscv64"]]) {
+      const faked = await runNode(
+        ["-r", guard, "-e", `Object.defineProperty(process, "${prop}", { value: "${value}" }); require(${JSON.stringify(install)})`],
+        { cwd: dir, env },
+      );
+      assert.equal(faked.code, 0, faked.stderr);
+      assert.equal(faked.stderr.trimEnd().split("\n").length, 1, faked.stderr);
+      assert.match(faked.stderr, new RegExp(`^@malachite/server: no Malachite binary for ${name}: .*container image`));
+    }
+    const given = await runNode(["-r", guard, install], { cwd: dir, env: { ...env, MALACHITE_BINARY: resolveBinary() } });
+    assert.deepEqual([given.code, given.stderr], [0, ""]);
+  });
+});
+
 describe("bad input: one clear error, never a hang", () => {
   test("no binary package for this platform: the error names the platform, the package and MALACHITE_BINARY", async () => {
     // A project with @malachite/server (and its dependency @malachite/client) but not its binary
