@@ -349,7 +349,8 @@ describe("install time: a missing binary package is said in one line, and nothin
     assert.deepEqual(said(npmInTerminal(dir, [])), []);
     assert.ok(existsSync(join(dir, "node_modules", platformPkg, "bin", "malachite")));
     const bare = userProject("install-foreground");
-    const out = spawnSync("npm", ["install", ...npmArgs, "--omit=optional", "--foreground-scripts"], {
+    // setsid: no controlling terminal, whatever this test runs in.
+    const out = spawnSync("setsid", ["-w", "npm", "install", ...npmArgs, "--omit=optional", "--foreground-scripts"], {
       cwd: bare,
       encoding: "utf8",
       env: npmEnv(),
@@ -358,7 +359,7 @@ describe("install time: a missing binary package is said in one line, and nothin
     assert.equal(said(out.stderr.split("\n")).length, 1, out.stderr);
   });
 
-  test("the check: another OS or CPU named, MALACHITE_BINARY enough, no network module loaded", async () => {
+  test("the check: another OS or CPU named, MALACHITE_BINARY enough, no network module loaded", () => {
     const dir = userProject("install-check");
     npmInTerminal(dir, ["--omit=optional"]);
     const install = join(dir, "node_modules", "@malachite", "server", "install.js");
@@ -372,23 +373,27 @@ describe("install time: a missing binary package is said in one line, and nothin
         "  return load.call(this, request, ...rest);\n" +
         "};\n",
     );
-    const env = childEnv();
-    delete env.MALACHITE_BINARY;
-    const missing = await runNode(["-r", guard, install], { cwd: dir, env });
+    // install.js run by itself, without a controlling terminal (setsid): its stderr is all it says.
+    const runInstall = (args, env) => {
+      const out = spawnSync("setsid", ["-w", process.execPath, "-r", guard, ...args], { cwd: dir, encoding: "utf8", env });
+      return { code: out.status, stderr: out.stderr };
+    };
+    const env = npmEnv();
+    const missing = runInstall([install], env);
     assert.equal(missing.code, 0, missing.stderr);
     assert.equal(missing.stderr.trimEnd().split("\n").length, 1, missing.stderr);
     assert.match(missing.stderr, line);
     // Another OS, another CPU: Malachite ships no binary package for either.
     for (const [prop, value, name] of [["platform", "darwin", `darwin-${process.arch}`], ["arch", "riscv64", "linux-riscv64"]]) {
-      const faked = await runNode(
-        ["-r", guard, "-e", `Object.defineProperty(process, "${prop}", { value: "${value}" }); require(${JSON.stringify(install)})`],
-        { cwd: dir, env },
+      const faked = runInstall(
+        ["-e", `Object.defineProperty(process, "${prop}", { value: "${value}" }); require(${JSON.stringify(install)})`],
+        env,
       );
       assert.equal(faked.code, 0, faked.stderr);
       assert.equal(faked.stderr.trimEnd().split("\n").length, 1, faked.stderr);
       assert.match(faked.stderr, new RegExp(`^@malachite/server: no Malachite binary for ${name}: .*container image`));
     }
-    const given = await runNode(["-r", guard, install], { cwd: dir, env: { ...env, MALACHITE_BINARY: resolveBinary() } });
+    const given = runInstall([install], { ...env, MALACHITE_BINARY: resolveBinary() });
     assert.deepEqual([given.code, given.stderr], [0, ""]);
   });
 });
