@@ -23,4 +23,16 @@ Result<std::size_t> DeleteAccountTables(WriteContext& context, std::string_view 
   return names.size();
 }
 
+// One path for every way an account goes (DELETE /-/accounts/<name>, --transient-accounts at
+// start and at shutdown) and for clearing a name before it is made again: a record kind added
+// per account later is deleted here once, not in each caller.
+Result<void> DeleteAccount(WriteContext& ctx, std::string_view account) {
+  if (auto deleted = DeleteAccountTables(ctx, account); !deleted) {
+    return tl::unexpected<Error>(deleted.error());
+  }
+  // Azure: deleting a storage account deletes its service properties too; DeleteRuntimeAccount
+  // removes them with the record.
+  return ctx.DeleteRuntimeAccount(account);
+}
+
 }  // namespace malachite::storage

@@ -1,5 +1,6 @@
-// Emptying an account inside a write: the tables of one account removed in O(tables), whatever
-// their size (their entities go to the background reclaimer, storage/FORMAT.md "reclaim").
+// Emptying or deleting an account inside a write: the tables of one account removed in
+// O(tables), whatever their size (their entities go to the background reclaimer,
+// storage/FORMAT.md "reclaim").
 #pragma once
 
 #include <cstddef>
@@ -15,5 +16,13 @@ namespace malachite::storage {
 // properties are kept. REQUIRES: `ctx` is the WriteContext a WriteFn was given (the store's
 // own). Errors: those of the catalog (kInternalError, kInsufficientAccountResources).
 Result<std::size_t> DeleteAccountTables(WriteContext& ctx, std::string_view account);
+
+// Deletes everything stored under `account` in the transaction of `ctx`: its tables (as
+// DeleteAccountTables), its service properties and its run-time account record
+// (WriteContext::DeleteRuntimeAccount). An account with none of them is not an error, so this is
+// also how a name is cleared before an account is made under it again. REQUIRES: as
+// DeleteAccountTables. Errors: those of DeleteAccountTables and of DeleteRuntimeAccount
+// (kInternalError).
+Result<void> DeleteAccount(WriteContext& ctx, std::string_view account);
 
 }  // namespace malachite::storage

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "common/encoding.h"
 #include "server/http/url_coding.h"
@@ -104,38 +106,51 @@ std::string CreatedJson(const std::string& host, bool secure, const Account& acc
   const std::string endpoint = scheme + "://" + host + "/" + account.name;
   const std::string host_style =
       scheme + "://" + account.name + ".localhost" + (port.empty() ? "" : ":" + port);
-  std::string body = "{\"name\":";
-  AppendJsonString(body, account.name);
-  body += ",\"key\":";
-  AppendJsonString(body, account.key1);
-  body += ",\"created\":";
-  AppendJsonString(body, FormatIso8601(account.created));
-  body += ",\"tableEndpoint\":";
-  AppendJsonString(body, endpoint);
-  body += ",\"connectionString\":";
-  AppendJsonString(body, ConnectionString(scheme, account, endpoint));
-  body += ",\"hostStyleTableEndpoint\":";
-  AppendJsonString(body, host_style);
-  body += ",\"hostStyleConnectionString\":";
-  AppendJsonString(body, ConnectionString(scheme, account, host_style));
+  std::string body = "{";
+  JsonMembers members(body);
+  members.String("name", account.name);
+  members.String("key", account.key1);
+  members.String("created", FormatIso8601(account.created));
+  members.String("tableEndpoint", endpoint);
+  members.String("connectionString", ConnectionString(scheme, account, endpoint));
+  members.String("hostStyleTableEndpoint", host_style);
+  members.String("hostStyleConnectionString", ConnectionString(scheme, account, host_style));
   return body + "}";
 }
 
+// One account of the list: {"name","key","runtime","created"?}.
+void AppendListedJson(std::string& out, const Account& account) {
+  out += '{';
+  JsonMembers members(out);
+  members.String("name", account.name);
+  members.String("key", account.key1);
+  members.Raw("runtime", account.runtime ? "true" : "false");
+  if (account.runtime) members.String("created", FormatIso8601(account.created));
+  out += '}';
+}
+
 void AnswerList(const DataEndpoints& data, Response& response) {
-  std::string body = "{\"accounts\":[";
+  std::string body = "{";
+  JsonMembers members(body);
+  members.Key("accounts");
+  body += '[';
   bool first = true;
   data.directory->Current()->ForEach([&](const Account& account) {
     if (!first) body += ',';
     first = false;
-    body += "{\"name\":";
-    AppendJsonString(body, account.name);
-    body += ",\"key\":";
-    AppendJsonString(body, account.key1);
-    body += account.runtime ? ",\"runtime\":true,\"created\":" : ",\"runtime\":false";
-    if (account.runtime) AppendJsonString(body, FormatIso8601(account.created));
-    body += '}';
+    AppendListedJson(body, account);
   });
   AnswerJson(response, 200, body + "]}");
+}
+
+// Deletes each of `names` with everything stored under it (storage::DeleteAccount) in one write.
+Result<void> DeleteStoredAccounts(storage::Store& store, const std::vector<std::string>& names) {
+  return store.Write([&](storage::WriteContext& write) -> Result<void> {
+    for (const std::string& name : names) {
+      if (auto deleted = storage::DeleteAccount(write, name); !deleted) return deleted;
+    }
+    return {};
+  });
 }
 
 AdminJob CreateJob(const DataEndpoints& data, const Request& request, Response& response) {
@@ -163,13 +178,11 @@ AdminJob CreateJob(const DataEndpoints& data, const Request& request, Response& 
           secure = request.secure, account = std::move(*account)](Response& out) mutable {
     const std::string record = EncodeRuntimeAccount(account);
     const std::string& account_name = account.name;
-    // Durable first, then served: a client told 201 finds the account after a crash too. Tables
-    // left under this name by a request that raced a delete of an earlier account of the same
-    // name go in the same write, so the new account starts empty.
+    // Durable first, then served: a client told 201 finds the account after a crash too. What a
+    // request that raced the delete of an earlier account of the same name left under it
+    // (tables, service properties) is deleted in the same write, so the new account starts empty.
     auto written = data.store->Write([&](storage::WriteContext& write) -> Result<void> {
-      if (auto deleted = storage::DeleteAccountTables(write, account_name); !deleted) {
-        return tl::unexpected(deleted.error());
-      }
+      if (auto cleared = storage::DeleteAccount(write, account_name); !cleared) return cleared;
       return write.PutRuntimeAccount(account_name, record);
     });
     if (!written) return AnswerError(data, written.error(), out);
@@ -199,12 +212,8 @@ AdminJob DeleteJob(const DataEndpoints& data, std::string name, Response& respon
     if (auto removed = data.directory->Remove(name); !removed) {
       return AnswerError(data, removed.error(), out);
     }
-    auto written = data.store->Write([&](storage::WriteContext& write) -> Result<void> {
-      if (auto deleted = storage::DeleteAccountTables(write, name); !deleted) {
-        return tl::unexpected(deleted.error());
-      }
-      return write.DeleteRuntimeAccount(name);
-    });
+    auto written = data.store->Write(
+        [&](storage::WriteContext& write) { return storage::DeleteAccount(write, name); });
     if (!written) return AnswerError(data, written.error(), out);
     out.status = 204;
     out.Set("Cache-Control", "no-cache");
@@ -245,6 +254,7 @@ Result<std::size_t> LoadRuntimeAccounts(storage::Store& store, AccountDirectory&
   auto view = store.Read();
   if (!view) return tl::unexpected(view.error());
   std::vector<Account> accounts;
+  std::vector<std::string> names;  // with `transient`, instead of `accounts`
   std::optional<Error> unreadable;
   auto scanned = (*view)->ScanRuntimeAccounts([&](std::string_view name, std::string_view record) {
     auto account = DecodeRuntimeAccount(name, record);
@@ -252,25 +262,22 @@ Result<std::size_t> LoadRuntimeAccounts(storage::Store& store, AccountDirectory&
       if (!unreadable) unreadable = account.error();
       return;
     }
-    accounts.push_back(std::move(*account));
+    if (transient) {
+      names.push_back(std::move(account->name));
+    } else {
+      accounts.push_back(std::move(*account));
+    }
   });
   view->reset();
   if (!scanned) return tl::unexpected(scanned.error());
   if (unreadable) return tl::unexpected(*unreadable);
-  const std::size_t count = accounts.size();
   if (transient) {
-    auto deleted = store.Write([&](storage::WriteContext& write) -> Result<void> {
-      for (const Account& account : accounts) {
-        if (auto ok = storage::DeleteAccountTables(write, account.name); !ok) {
-          return tl::unexpected(ok.error());
-        }
-        if (auto ok = write.DeleteRuntimeAccount(account.name); !ok) return ok;
-      }
-      return {};
-    });
-    if (!deleted) return tl::unexpected(deleted.error());
-    return count;
+    if (auto deleted = DeleteStoredAccounts(store, names); !deleted) {
+      return tl::unexpected(deleted.error());
+    }
+    return names.size();
   }
+  const std::size_t count = accounts.size();
   if (auto added = directory.Add(std::move(accounts)); !added) {
     return tl::unexpected(added.error());
   }
@@ -283,16 +290,9 @@ Result<std::size_t> DeleteRuntimeAccounts(storage::Store& store, AccountDirector
     if (account.runtime) names.push_back(account.name);
   });
   for (const std::string& name : names) (void)directory.Remove(name);
-  auto deleted = store.Write([&](storage::WriteContext& write) -> Result<void> {
-    for (const std::string& name : names) {
-      if (auto ok = storage::DeleteAccountTables(write, name); !ok) {
-        return tl::unexpected(ok.error());
-      }
-      if (auto ok = write.DeleteRuntimeAccount(name); !ok) return ok;
-    }
-    return {};
-  });
-  if (!deleted) return tl::unexpected(deleted.error());
+  if (auto deleted = DeleteStoredAccounts(store, names); !deleted) {
+    return tl::unexpected(deleted.error());
+  }
   return names.size();
 }
 

@@ -12,9 +12,10 @@
 //   GET /-/accounts
 //       200 {"accounts":[{"name","key","runtime","created"?}...]}: configured accounts first.
 //   DELETE /-/accounts/<name>
-//       204. The account is unknown to the next request at once; its tables are deleted in the
-//       same write as its record (their entities reclaimed in the background, as Delete Table).
-//       404 ResourceNotFound; 409 OperationNotAllowed for a configured account.
+//       204. The account is unknown to the next request at once; its tables and its service
+//       properties are deleted in the same write as its record (storage::DeleteAccount; the
+//       entities reclaimed in the background, as Delete Table). 404 ResourceNotFound; 409
+//       OperationNotAllowed for a configured account.
 //
 // Runtime accounts are stored in the data directory (storage/FORMAT.md, settings `U`) and served
 // again after a restart; with --transient-accounts they are deleted with their data at shutdown
@@ -42,13 +43,13 @@ AdminJob HandleAccountsRequest(const DataEndpoints& data, const Request& request
                                Response& response);
 
 // At startup: the runtime accounts stored in `store` join `directory`; with `transient` they are
-// deleted instead, with their tables. Returns how many it loaded (or deleted). Errors: the
-// store's, and kInternalError for an unreadable record.
+// deleted instead, with their tables and service properties (in one write). Returns how many it
+// loaded (or deleted). Errors: the store's, and kInternalError for an unreadable record.
 Result<std::size_t> LoadRuntimeAccounts(storage::Store& store, AccountDirectory& directory,
                                         bool transient);
 
-// At shutdown under --transient-accounts: deletes every runtime account and its tables in one
-// write. Returns how many. Errors: the store's.
+// At shutdown under --transient-accounts: deletes every runtime account, its tables and its
+// service properties in one write. Returns how many. Errors: the store's.
 Result<std::size_t> DeleteRuntimeAccounts(storage::Store& store, AccountDirectory& directory);
 
 }  // namespace malachite::server

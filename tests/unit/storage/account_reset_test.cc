@@ -1,9 +1,10 @@
-// DeleteAccountTables (account_reset.h), the store half of /-/reset and of deleting an account,
-// on real LMDB in a temp dir.
+// DeleteAccountTables and DeleteAccount (account_reset.h), the store halves of /-/reset and of
+// deleting an account, on real LMDB in a temp dir.
 #include "storage/account_reset.h"
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/support/store_fixture.h"
@@ -19,6 +20,32 @@ bool Exists(Store& store, const std::string& account, const std::string& name) {
   auto table = (*view)->FindTable(account, name);
   REQUIRE(table);
   return table->has_value();
+}
+
+// "<tables> | properties=<record or -> | account=<record or ->" of `account`.
+std::string Stored(Store& store, const std::string& account) {
+  auto view = store.Read();
+  REQUIRE(view);
+  std::string out;
+  REQUIRE((*view)->ScanTables(account, "", [&](const TableInfo& table) {
+    out += table.name + " ";
+    return true;
+  }));
+  auto properties = (*view)->GetServiceProperties(account);
+  REQUIRE(properties);
+  out += "| properties=" + properties->value_or("-") + " | account=";
+  std::string record = "-";
+  REQUIRE((*view)->ScanRuntimeAccounts([&](std::string_view name, std::string_view value) {
+    if (name == account) record = std::string(value);
+  }));
+  return out + record;
+}
+
+void Keep(Store& store, const std::string& account, const std::string& tag) {
+  REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
+    if (auto ok = ctx.PutRuntimeAccount(account, "record " + tag); !ok) return ok;
+    return ctx.SetServiceProperties(account, "properties " + tag);
+  }));
 }
 
 }  // namespace
@@ -47,6 +74,25 @@ TEST_CASE("account_reset: deletes one account's tables in one write, leaving oth
   CHECK(f.Keys(again).empty());
   f.store().WaitForReclaim();
   CHECK(f.Keys(again).empty());
+}
+
+TEST_CASE("account_reset: DeleteAccount removes an account's tables, properties and record",
+          "[storage][reset]") {
+  StoreFixture f;
+  Keep(f.store(), "gone", "g");
+  Keep(f.store(), "kept", "k");
+  TableInfo orders = f.CreateTable("gone", "Orders");
+  f.Put(orders, "p", "1");
+  f.CreateTable("kept", "Orders");
+  REQUIRE(Stored(f.store(), "gone") == "Orders | properties=properties g | account=record g");
+  REQUIRE(f.store().Write([](WriteContext& ctx) { return DeleteAccount(ctx, "gone"); }));
+  CHECK(Stored(f.store(), "gone") == "| properties=- | account=-");
+  CHECK(Stored(f.store(), "kept") == "Orders | properties=properties k | account=record k");
+  // Nothing stored under the name is not an error.
+  CHECK(f.store().Write([](WriteContext& ctx) { return DeleteAccount(ctx, "gone"); }));
+  CHECK(f.store().Write([](WriteContext& ctx) { return DeleteAccount(ctx, "never"); }));
+  f.store().WaitForReclaim();
+  CHECK(f.Keys(f.CreateTable("gone", "Orders")).empty());
 }
 
 }  // namespace malachite::storage

@@ -23,12 +23,15 @@ struct AccountsFixture {
     data.clock = &fixture.clock();
   }
 
-  Response Call(std::string method, std::string target, std::string body = "") {
+  // `host`: the Host header; `secure`: as if it came over TLS.
+  Response Call(std::string method, std::string target, std::string body = "",
+                std::string host = "127.0.0.1:10002", bool secure = false) {
     Request request;
     request.method = std::move(method);
     request.target = std::move(target);
     request.body = std::move(body);
-    request.headers.push_back({"Host", "127.0.0.1:10002"});
+    request.secure = secure;
+    request.headers.push_back({"Host", std::move(host)});
     Response response;
     AdminJob job;
     HandleAdminRequest(request, AdminContext{true, nullptr, &data}, response, &job);
@@ -125,6 +128,63 @@ TEST_CASE("account_endpoints: POST makes an account with its connection strings"
         std::string::npos);
 }
 
+TEST_CASE("account_endpoints: POST answers the account as one JSON line", "[accounts]") {
+  AccountsFixture f;
+  Response made = f.Call("POST", "/-/accounts", R"({"name":"pinned1","key":"a2V5LW9uZQ=="})");
+  REQUIRE(made.status == 201);
+  CHECK(made.body ==
+        R"({"name":"pinned1","key":"a2V5LW9uZQ==","created":"2023-11-14T22:13:20Z",)"
+        R"("tableEndpoint":"http://127.0.0.1:10002/pinned1",)"
+        R"("connectionString":"DefaultEndpointsProtocol=http;AccountName=pinned1;)"
+        R"(AccountKey=a2V5LW9uZQ==;TableEndpoint=http://127.0.0.1:10002/pinned1;",)"
+        R"("hostStyleTableEndpoint":"http://pinned1.localhost:10002",)"
+        R"("hostStyleConnectionString":"DefaultEndpointsProtocol=http;AccountName=pinned1;)"
+        R"(AccountKey=a2V5LW9uZQ==;TableEndpoint=http://pinned1.localhost:10002;"})"
+        "\n");
+}
+
+TEST_CASE("account_endpoints: a Host with quotes or backslashes is escaped in the answer",
+          "[accounts]") {
+  AccountsFixture f;
+  // Over TLS, from a Host that needs escaping in JSON (a client may send any bytes there).
+  Response made = f.Call("POST", "/-/accounts", R"({"name":"escaped1","key":"a2V5LW9uZQ=="})",
+                         R"(ci"box\:8443)", true);
+  REQUIRE(made.status == 201);
+  CHECK(made.body ==
+        R"({"name":"escaped1","key":"a2V5LW9uZQ==","created":"2023-11-14T22:13:20Z",)"
+        R"("tableEndpoint":"https://ci\"box\\:8443/escaped1",)"
+        R"("connectionString":"DefaultEndpointsProtocol=https;AccountName=escaped1;)"
+        R"(AccountKey=a2V5LW9uZQ==;TableEndpoint=https://ci\"box\\:8443/escaped1;",)"
+        R"("hostStyleTableEndpoint":"https://escaped1.localhost:8443",)"
+        R"("hostStyleConnectionString":"DefaultEndpointsProtocol=https;AccountName=escaped1;)"
+        R"(AccountKey=a2V5LW9uZQ==;TableEndpoint=https://escaped1.localhost:8443;"})"
+        "\n");
+  CHECK(Field(made.body, "tableEndpoint") == R"(https://ci"box\:8443/escaped1)");
+  // A Host without a port (an IPv6 literal's colons are not one): host style names none.
+  Response bare = f.Call("POST", "/-/accounts", R"({"name":"bare1"})", "[::1]");
+  REQUIRE(bare.status == 201);
+  CHECK(Field(bare.body, "tableEndpoint") == "http://[::1]/bare1");
+  CHECK(Field(bare.body, "hostStyleTableEndpoint") == "http://bare1.localhost");
+}
+
+TEST_CASE("account_endpoints: GET lists configured accounts, then made ones with created",
+          "[accounts]") {
+  AccountsFixture f;
+  REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"listed1","key":"a2V5LW9uZQ=="})").status ==
+          201);
+  Response list = f.Call("GET", "/-/accounts");
+  REQUIRE(list.status == 200);
+  CHECK(list.Find("Content-Type") == "application/json");
+  CHECK(list.body == R"({"accounts":[{"name":"devstoreaccount1","key":")" +
+                         std::string(kDevAccountKey) +
+                         R"(","runtime":false},{"name":"listed1","key":"a2V5LW9uZQ==",)"
+                         R"("runtime":true,"created":"2023-11-14T22:13:20Z"}]})"
+                         "\n");
+  Response deleted = f.Call("DELETE", "/-/accounts/listed1");
+  CHECK(deleted.status == 204);
+  CHECK(deleted.body.empty());
+}
+
 TEST_CASE("account_endpoints: bad names, keys, bodies and methods get Azure errors", "[accounts]") {
   AccountsFixture f;
   REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"taken1"})").status == 201);
@@ -146,7 +206,7 @@ TEST_CASE("account_endpoints: bad names, keys, bodies and methods get Azure erro
   CHECK(f.directory->Current()->runtime_count() == 1);
 }
 
-TEST_CASE("account_endpoints: DELETE removes the account and its tables; reset empties it",
+TEST_CASE("account_endpoints: DELETE removes the account and its tables, and reset empties it",
           "[accounts]") {
   AccountsFixture f;
   REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"gone1"})").status == 201);
@@ -197,7 +257,7 @@ TEST_CASE("account_endpoints: an account made again starts empty", "[accounts]")
   CHECK(f.Properties("again1") == std::nullopt);
 }
 
-TEST_CASE("account_endpoints: service properties go with their account; reset keeps them",
+TEST_CASE("account_endpoints: service properties go with their account, and reset keeps them",
           "[accounts]") {
   AccountsFixture f;
   REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"props1"})").status == 201);
