@@ -76,7 +76,7 @@ TEST_CASE("import/export: export -> import -> export is byte-identical, JSON Lin
   CHECK(Export(*b, FileFormat::kJsonLines) == input);
 }
 
-TEST_CASE("import: a bad line stops before its group; the checkpoint resumes after the fix",
+TEST_CASE("import: a bad line stops before its group, the checkpoint resumes after the fix",
           "[cli]") {
   TempDir dir;
   auto target = Open(dir.path() + "/d");

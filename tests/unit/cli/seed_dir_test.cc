@@ -17,7 +17,7 @@ using malachite::testing::WriteFile;
 
 }  // namespace
 
-TEST_CASE("seed_dir: files are tables, subfolders accounts; bad lines name file and line",
+TEST_CASE("seed_dir: files are tables, subfolders accounts, bad lines name file and line",
           "[cli]") {
   TempDir dir;
   WriteFile(dir.path() + "/orders.jsonl", "{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}\n");

@@ -39,7 +39,7 @@ TEST_CASE("throttle_config: throttling is on at the service's targets by default
   CHECK(config->throttle.AccountRateOf("anyone") == 20000);
 }
 
-TEST_CASE("throttle_config: flags set limits, overrides and fault rules; flags beat variables",
+TEST_CASE("throttle_config: flags set limits, overrides and fault rules, flags beat variables",
           "[config]") {
   auto config = Parse({"--throttling", "off", "--partition-rate=500", "--account-rate", "9000",
                        "--account-rate", "slow=10", "--account-rate=slow=20", "--rebalance-after",

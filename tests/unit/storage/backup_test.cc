@@ -71,7 +71,7 @@ TEST_CASE("backup: a backup holds everything committed before it and opens as a 
   CHECK(Contents(*copy, "acct", "orders") == "p/1=1 p/2=2 ");
 }
 
-TEST_CASE("backup: the destination must be new or empty; nothing partial is left on failure",
+TEST_CASE("backup: the destination must be new or empty, nothing partial is left on failure",
           "[storage][backup]") {
   StoreFixture f;
   TempDir out;
@@ -125,7 +125,7 @@ TEST_CASE("backup: taken while a writer commits, it holds every write acknowledg
   CHECK(count >= before);
 }
 
-TEST_CASE("restore: replaces a stopped data dir's data; a running store's dir is refused",
+TEST_CASE("restore: replaces a stopped data dir's data, a running store's dir is refused",
           "[storage][backup]") {
   StoreFixture f;
   TableInfo t = f.CreateTable("acct", "t");

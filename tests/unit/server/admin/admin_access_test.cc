@@ -53,7 +53,7 @@ std::string Decide(const AdminAccess& access, const Request& request) {
 
 }  // namespace
 
-TEST_CASE("admin_access: loopback addresses, v4, v6 and v4-mapped; empty means in-process",
+TEST_CASE("admin_access: loopback addresses, v4, v6 and v4-mapped, empty means in-process",
           "[admin]") {
   CHECK(IsLoopbackAddress("127.0.0.1"));
   CHECK(IsLoopbackAddress("127.3.2.1"));

@@ -63,7 +63,7 @@ TEST_CASE("admin_endpoints: the store's counters render as Prometheus counters",
   CHECK(out.back() == '\n');
 }
 
-TEST_CASE("admin_endpoints: insight paths are dispatched; /-/metrics carries the bill's series",
+TEST_CASE("admin_endpoints: insight paths are dispatched, /-/metrics carries the bill's series",
           "[admin]") {
   testing::ServiceHarness host(DateTime{638000000000000000}, "malachite-admin");
   Response response;

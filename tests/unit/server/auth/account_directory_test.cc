@@ -42,7 +42,7 @@ TEST_CASE("account_directory: configured accounts are found exactly, hosts ignor
   CHECK(Names(*set) == "devstoreaccount1 MixedCase ");
 }
 
-TEST_CASE("account_directory: runtime accounts join and leave; old snapshots stay whole",
+TEST_CASE("account_directory: runtime accounts join and leave, old snapshots stay whole",
           "[accounts]") {
   AccountDirectory directory(Configured());
   auto before = directory.Current();

@@ -109,7 +109,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "bearer: the sovereign clouds' storage audiences and account endpoints are accepted; their "
+    "bearer: the sovereign clouds' storage audiences and account endpoints are accepted, their "
     "look-alikes are not",
     "[bearer]") {
   // Azure China and Azure US Government: the storage resource (the SDKs' TableAudience values,
@@ -145,7 +145,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("bearer: nbf and exp hold with five minutes of clock skew; exp is required", "[bearer]") {
+TEST_CASE("bearer: nbf and exp hold with five minutes of clock skew, exp is required", "[bearer]") {
   const std::string token =
       UnsignedToken(Claims({{"nbf", std::to_string(kNow)}, {"exp", std::to_string(kNow + 600)}}));
   CHECK(Verify(token, kNow - 300).starts_with("ok"));
@@ -191,7 +191,7 @@ TEST_CASE("bearer: the issuer is an Entra ID issuer of the configured tenant", "
         "resource_id=https://storage.azure.com");
 }
 
-TEST_CASE("bearer: with issuer keys the signature is checked first; without, it is not",
+TEST_CASE("bearer: with issuer keys the signature is checked first, without, it is not",
           "[bearer]") {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("malachite-jwks-" + std::to_string(::getpid()) + ".json"))

@@ -47,7 +47,7 @@ std::string RouteOf(std::string method, std::string target, std::string host,
 }  // namespace
 
 TEST_CASE(
-    "host style: a first label naming a known account addresses it; IPs and one-label "
+    "host style: a first label naming a known account addresses it, IPs and one-label "
     "names do not",
     "[host-style]") {
   CHECK(HostOf("devstoreaccount1.localhost:10002") == "devstoreaccount1");

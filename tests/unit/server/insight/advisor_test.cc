@@ -117,7 +117,7 @@ TEST_CASE("advisor: inserts into ever newer PartitionKeys are the append anti-pa
         "server, limited to about 2,000 entities/s, while the others idle.");
 }
 
-TEST_CASE("advisor: decreasing keys are the prepend anti-pattern; a round robin is neither",
+TEST_CASE("advisor: decreasing keys are the prepend anti-pattern, a round robin is neither",
           "[advisor]") {
   Table prepend;
   for (int i = 0; i < 200; ++i) prepend.Insert(fmt::format("{:08}", 99999999 - i));

@@ -67,7 +67,7 @@ class Fixture {
 }  // namespace
 
 TEST_CASE(
-    "bill: every request is a transaction, each query page one; 5xx and unauthenticated "
+    "bill: every request is a transaction, each query page one, 5xx and unauthenticated "
     "requests are not billed",
     "[bill]") {
   Fixture f;

@@ -8,7 +8,7 @@
 namespace malachite::server {
 
 TEST_CASE(
-    "usage_table: table names compare case-insensitively; beyond capacity tables share one "
+    "usage_table: table names compare case-insensitively, beyond capacity tables share one "
     "entry",
     "[insight]") {
   UsageTable table(2);

@@ -11,7 +11,7 @@
 
 namespace malachite::server {
 
-TEST_CASE("body_budget: charges up to the limit; one body larger than it passes alone",
+TEST_CASE("body_budget: charges up to the limit, one body larger than it passes alone",
           "[limits]") {
   BodyBudget budget(10);
   CHECK(budget.TryCharge(6));
@@ -60,7 +60,7 @@ constexpr std::uint64_t kLargeBody = 4 * kMiB + 64 * 1024;  // the largest $batc
 
 }  // namespace
 
-TEST_CASE("body_budget: large bodies stop at the limit less the reserve; small ones may use it",
+TEST_CASE("body_budget: large bodies stop at the limit less the reserve, small ones may use it",
           "[limits]") {
   BodyBudget budget(8 * kMiB);
   CHECK(budget.large_limit() == 7 * kMiB);

@@ -7,7 +7,7 @@
 
 namespace malachite::server {
 
-TEST_CASE("fd_limit: the soft limit is raised to the hard limit; the high-water mark leaves room",
+TEST_CASE("fd_limit: the soft limit is raised to the hard limit, the high-water mark leaves room",
           "[limits]") {
   const OpenFileLimit limit = RaiseOpenFileLimit();
   rlimit now{};

@@ -55,7 +55,7 @@ std::string ParseLimited(std::string_view wire, BodyBudget* budget = nullptr) {
   return parser.is_done() ? "body=" + request.body : "incomplete";
 }
 
-TEST_CASE("http_codec: the body limit depends on the target; $batch gets its framing slack",
+TEST_CASE("http_codec: the body limit depends on the target, $batch gets its framing slack",
           "[http]") {
   const std::string body15 = "Content-Length: 15\r\n\r\n123456789012345";
   CHECK(ParseLimited("PUT /a/t(PartitionKey='p',RowKey='r') HTTP/1.1\r\n" + body15) ==

@@ -353,7 +353,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "session: a connection silent for a while after connecting is served when it speaks; one "
+    "session: a connection silent for a while after connecting is served when it speaks, one "
     "that never speaks is closed at the request timeout",
     "[session]") {
   // A plain connection gets its read buffer only with its first byte (session.cc ReadRequest):

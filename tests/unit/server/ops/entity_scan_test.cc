@@ -120,7 +120,7 @@ TEST_CASE_METHOD(PlanFixture, "query plan: each query shape scans only its key r
         "plan=empty service=table-scan ranges=[] residual=none scanned=0 returned=0");
 }
 
-TEST_CASE_METHOD(PlanFixture, "query plan: the plan header is off by default; stats always set",
+TEST_CASE_METHOD(PlanFixture, "query plan: the plan header is off by default, stats always set",
                  "[server]") {
   Fill(10);
   auto reply = h.Run("GET", "parts?$filter=" + PercentEncode("PartitionKey eq 'p000' and N lt 3"));

@@ -26,7 +26,7 @@ const std::string kLoneGet =
     "GET http://127.0.0.1:10002/devstoreaccount1/orders(PartitionKey='p',RowKey='r') "
     "HTTP/1.1\r\nAccept: application/json;odata=nometadata\r\n\r\n--batch_b--\r\n";
 
-TEST_CASE("dispatch: a handler reads nothing; its Outcome's read does", "[server][pipeline]") {
+TEST_CASE("dispatch: a handler reads nothing, its Outcome's read does", "[server][pipeline]") {
   testing::Harness h;
   REQUIRE(h.Run("POST", "Tables", R"({"TableName":"orders"})").status == 201);
   REQUIRE(h.Run("POST", "orders", R"({"PartitionKey":"p","RowKey":"r"})").status == 201);

@@ -100,7 +100,7 @@ std::string Encoded(std::string_view filter) { return PercentEncode(filter); }
 }  // namespace
 
 TEST_CASE(
-    "advisor: $filter=Amount gt 50 on a Double Amount matches nothing in Azure; the finding "
+    "advisor: $filter=Amount gt 50 on a Double Amount matches nothing in Azure, the finding "
     "names the types and gives Amount gt 50.0",
     "[advisor][azurite]") {
   Fixture f;

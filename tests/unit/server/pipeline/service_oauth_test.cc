@@ -91,7 +91,7 @@ constexpr std::string_view kChallenge =
 
 }  // namespace
 
-TEST_CASE("oauth service: a contributor token creates, writes and reads; a reader only reads",
+TEST_CASE("oauth service: a contributor token creates, writes and reads, a reader only reads",
           "[oauth]") {
   OAuthFixture f;
   CHECK(Answer(f.Bearer("POST", "/devstoreaccount1/Tables", "writer",
@@ -165,7 +165,7 @@ TEST_CASE("oauth service: a rejected token is 401 with the challenge from 2020-1
 }
 
 TEST_CASE(
-    "oauth service: a token for Azure Storage's application ID is accepted; one for an account "
+    "oauth service: a token for Azure Storage's application ID is accepted, one for an account "
     "the server does not have is 403 AuthenticationFailed at every version",
     "[oauth]") {
   OAuthFixture f;
@@ -182,7 +182,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "oauth service: tokens for the China and US Government clouds' storage work; a foreign "
+    "oauth service: tokens for the China and US Government clouds' storage work, a foreign "
     "audience is refused as before",
     "[oauth]") {
   OAuthFixture f;

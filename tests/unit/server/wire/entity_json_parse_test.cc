@@ -71,7 +71,7 @@ TEST_CASE("entity_json: unannotated values are typed by spec §5.2 inference", "
         "t:Edm.Boolean=true | f:Edm.Boolean=false");
 }
 
-TEST_CASE("entity_json: a typed null is not stored, like an untyped one; its type is still checked",
+TEST_CASE("entity_json: a typed null is not stored, like an untyped one, its type is still checked",
           "[json]") {
   // Azure: spec §3 — what @azure/data-tables sends for { value: null, type: "String" }.
   CHECK(Dump(R"J({"S":null,"S@odata.type":"Edm.String","D@odata.type":"Edm.DateTime","D":null,)J"

@@ -25,7 +25,7 @@ TEST_CASE("json_buffer: appends across growth keep every byte in order", "[json]
   CHECK(out.Take() == "again");
 }
 
-TEST_CASE("json_buffer: Room grants at least the bytes asked; Advance keeps what was written",
+TEST_CASE("json_buffer: Room grants at least the bytes asked, Advance keeps what was written",
           "[json]") {
   JsonBuffer out(4);
   out.append("ab", 2);
