@@ -34,6 +34,9 @@
 #   roots_smoke_and_stop <what> <log> <data dir>
 #       the server roots_serve started answers the SDK smoke test, maps no shared object, stops
 #       cleanly on SIGTERM, and left data.mdb in <data dir> (seen from outside the root).
+#   roots_azurite_table_checks <what> <log> <workspace>
+#       the bin/azurite-table malachite_start started printed Azurite's ready line, answers the
+#       SDK smoke test, stops cleanly and kept its data in <workspace>/__malachite_table__.
 #   expect_refusal <what> <want> <pattern> <command...>
 #       the command must exit <want> with one line on stderr matching <pattern> (no loader error).
 #   roots_busybox_deb <debarch>
@@ -175,6 +178,19 @@ roots_smoke_and_stop() {  # roots_smoke_and_stop <what> <log> <data dir>
   [[ -f "$3/data.mdb" ]] || fail "$1: no data.mdb in the data directory"
 }
 
+# The bin/azurite-table that malachite_start started (log <log>) printed Azurite's ready line,
+# answers the SDK smoke test, stops cleanly and kept its data under <workspace> (its -l, seen
+# from outside the root).
+roots_azurite_table_checks() {  # roots_azurite_table_checks <what> <log> <workspace>
+  grep -qx "Azurite Table service successfully started on 127.0.0.1:$malachite_port" "$2" ||
+    fail "$1: no Azurite readiness line: $(cat "$2")"
+  /usr/bin/python3 "$repo_root/scripts/sdk_check.py" smoke "http://127.0.0.1:$malachite_port" ||
+    fail "$1: the SDK smoke test against bin/azurite-table failed"
+  malachite_stop || fail "$1: bin/azurite-table did not stop cleanly"
+  [[ -f "$3/__malachite_table__/data.mdb" ]] ||
+    fail "$1: azurite-table -l kept no data in <location>/__malachite_table__"
+}
+
 roots_empty() {  # roots_empty <step> <arch> <binary>
   local arch="$2" binary="$3" root="$work/empty-$2" what="$1 empty root ($2)"
   mkdir "$root"
@@ -228,13 +244,6 @@ roots_busybox() {  # roots_busybox <step> <arch> <bundle.tar.gz>
   malachite_start "$work/busybox-azurite-$arch.log" chroot "$root" /bin/sh -c \
     "cd /tmp && exec /opt/$name/bin/azurite-table --tableHost 127.0.0.1 --tablePort 0 -l /tmp/azurite-workspace --silent --loose" ||
     fail "$what: bin/azurite-table did not start"
-  grep -qx "Azurite Table service successfully started on 127.0.0.1:$malachite_port" \
-    "$work/busybox-azurite-$arch.log" ||
-    fail "$what: no Azurite readiness line: $(cat "$work/busybox-azurite-$arch.log")"
-  /usr/bin/python3 "$repo_root/scripts/sdk_check.py" smoke "http://127.0.0.1:$malachite_port" ||
-    fail "$what: the SDK smoke test against bin/azurite-table failed"
-  malachite_stop || fail "$what: bin/azurite-table did not stop cleanly"
-  [[ -f "$root/tmp/azurite-workspace/__malachite_table__/data.mdb" ]] ||
-    fail "$what: azurite-table -l kept no data in <location>/__malachite_table__"
+  roots_azurite_table_checks "$what" "$work/busybox-azurite-$arch.log" "$root/tmp/azurite-workspace"
   say "$what: bin/azurite-table from busybox sh: Azurite's ready line, SDK smoke test ok, data in <dir>/__malachite_table__, clean stop"
 }
