@@ -22,7 +22,7 @@ foreach(entry IN LISTS ARROWS)
   set(allowed_${key} "${allowed}")
   list(APPEND dirs "${dir}")
 
-  # Files of the folder itself (not of its sub-folders: server/ holds main.cc and the rooms).
+  # Files of the folder itself (not of its sub-folders: server/ holds only the rooms).
   file(GLOB files "${ROOT}/${dir}/*.h" "${ROOT}/${dir}/*.cc")
   foreach(file IN LISTS files)
     file(STRINGS "${file}" includes REGEX "^#include \"[a-z_/]+\\.h\"")
