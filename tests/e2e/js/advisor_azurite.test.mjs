@@ -3,7 +3,7 @@
 // (Azurite would have returned the rows), and GET /-/advisor names the mismatch and the fix.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, uniqueTableName } from "../../support/server.mjs";
+import { startServer, uniqueTableName } from "./harness.mjs";
 
 let server;
 

@@ -1,7 +1,7 @@
 // Authentication and custom accounts through @azure/data-tables (spec §1.4, §10, §14).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "../../support/server.mjs";
+import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "./harness.mjs";
 
 const kCustomAccount = "malachitetest";
 const kCustomKey = Buffer.from("malachite e2e custom account key, 32+ bytes").toString("base64");

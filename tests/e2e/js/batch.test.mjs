@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { TableTransaction } from "@azure/data-tables";
-import { startServer, uniqueTableName, kDevAccount, kDevKey, forEachLimit } from "../../support/server.mjs";
+import { startServer, uniqueTableName, kDevAccount, kDevKey, forEachLimit } from "./harness.mjs";
 
 let server;
 let client;

@@ -4,7 +4,7 @@
 // how many commits the writes took.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, errorCode, uniqueTableName } from "../../support/server.mjs";
+import { startServer, errorCode, uniqueTableName } from "./harness.mjs";
 
 let server;
 let client;

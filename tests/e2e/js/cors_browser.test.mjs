@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AzureNamedKeyCredential, generateTableSas } from "@azure/data-tables";
-import { startServer, uniqueTableName, kDevAccount, kDevKey } from "../../support/server.mjs";
+import { startServer, uniqueTableName, kDevAccount, kDevKey } from "./harness.mjs";
 
 function findChromium() {
   for (const name of ["chromium", "chromium-browser", "google-chrome"]) {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AzureNamedKeyCredential, TableClient, generateAccountSas } from "@azure/data-tables";
-import { startServer, binaryPath, kDevAccount, kDevKey, uniqueTableName, forEachLimit } from "../../support/server.mjs";
+import { startServer, binaryPath, kDevAccount, kDevKey, uniqueTableName, forEachLimit } from "./harness.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 let work;
@@ -48,7 +48,7 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
     '{"PartitionKey":"us","RowKey":"2","Name":"Grace","Credit@odata.type":"Edm.Int64","Credit":"9007199254740993"}\n');
   writeFileSync(join(seed, "orders.csv"), "PartitionKey,RowKey,Qty:Int32,Total:Double\n2024,1,3,9.5\n");
   const dataDir = mkdtempSync(join(tmpdir(), "malachite-seeded-"));
-  const server = await startServer({ dataDir, args: ["--seed", seed] });
+  const server = await startServer({ dataDir, seed });
   try {
     const base = `http://127.0.0.1:${server.port}`;
     const customers = server.tableClient("customers");
@@ -80,7 +80,7 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
 
     // A restart of a data dir that is no longer empty does not seed again.
     await server.stop();
-    const again = await startServer({ dataDir, args: ["--seed", seed] });
+    const again = await startServer({ dataDir, seed });
     try {
       const none = [];
       for await (const t of again.serviceClient().listTables()) none.push(t.name);
@@ -89,7 +89,7 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
       await again.stop();
     }
   } finally {
-    await server.stop({ quiet: true }).catch(() => {});
+    await server.stop().catch(() => {}); // already stopped, or the test failed before
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

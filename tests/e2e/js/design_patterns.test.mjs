@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, forEachLimit, uniqueTableName, capture } from "../../support/server.mjs";
+import { startServer, forEachLimit, uniqueTableName, capture } from "./harness.mjs";
 
 const kPlanHeader = "x-malachite-query-plan";
 let server;

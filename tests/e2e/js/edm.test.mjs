@@ -1,7 +1,7 @@
 // Every EDM type round-trips through @azure/data-tables (spec §5.1–5.2).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, capture, expectError, uniqueTableName } from "../../support/server.mjs";
+import { startServer, capture, expectError, uniqueTableName } from "./harness.mjs";
 
 let server;
 let client;

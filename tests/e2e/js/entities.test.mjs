@@ -1,7 +1,7 @@
 // Entity operations through @azure/data-tables (spec §3, §4.5–4.12).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, expectError, capture, uniqueTableName } from "../../support/server.mjs";
+import { startServer, expectError, capture, uniqueTableName } from "./harness.mjs";
 
 let server;
 let client;

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { startServer, uniqueTableName, forEachLimit } from "../../support/server.mjs";
+import { startServer, uniqueTableName, forEachLimit } from "./harness.mjs";
 
 const kChromium = "/usr/bin/chromium";
 const skip = existsSync(kChromium)

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, uniqueTableName, errorCode, forEachLimit } from "../../support/server.mjs";
+import { startServer, uniqueTableName, errorCode, forEachLimit } from "./harness.mjs";
 
 // MALACHITE_FILTER_CASES_DIR points the suite at another case directory (e.g. a draft of new cases).
 const casesDir =

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { AzureNamedKeyCredential, TableClient, TableServiceClient } from "@azure/data-tables";
-import { startServer, kDevAccount, kDevKey, expectError, uniqueTableName, capture } from "../../support/server.mjs";
+import { startServer, kDevAccount, kDevKey, expectError, uniqueTableName, capture } from "./harness.mjs";
 import { localhostAgent } from "./access.mjs";
 
 let server;
@@ -16,8 +16,8 @@ const agent = localhostAgent();
 const options = { agent, allowInsecureConnection: true, retryOptions: { maxRetries: 0 } };
 
 before(async () => {
-  server = await startServer({ args: ["--in-memory"] });
-  offServer = await startServer({ args: ["--in-memory", "--host-style", "off"] });
+  server = await startServer({ inMemory: true });
+  offServer = await startServer({ inMemory: true, args: ["--host-style", "off"] });
 });
 
 after(async () => {

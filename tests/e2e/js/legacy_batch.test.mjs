@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import azure from "azure-storage";
-import { startServer, uniqueTableName } from "../../support/server.mjs";
+import { startServer, uniqueTableName } from "./harness.mjs";
 
 let server;
 let service;

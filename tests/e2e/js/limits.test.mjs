@@ -1,7 +1,7 @@
 // Size and naming limits through @azure/data-tables (spec §9.2–9.3, §8.2).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, expectError, uniqueTableName } from "../../support/server.mjs";
+import { startServer, expectError, uniqueTableName } from "./harness.mjs";
 
 let server;
 let client;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import https from "node:https";
 import { rmSync } from "node:fs";
 import { TableClient, TableServiceClient } from "@azure/data-tables";
-import { startServer, kDevAccount, expectError, errorCode, uniqueTableName } from "../../support/server.mjs";
+import { startServer, kDevAccount, expectError, errorCode, uniqueTableName } from "./harness.mjs";
 import {
   haveOpenssl, makeCertificate, localhostAgent, mintToken, testCredential, makeIssuerKeys,
   kTenant, kOtherTenant,
@@ -31,11 +31,10 @@ before(async () => {
   tls = makeCertificate();
   issuer = makeIssuerKeys(tls.dir);
   agent = localhostAgent(tls.ca);
-  const common = ["--cert", tls.cert, "--key", tls.key, "--in-memory", "--oauth",
-    "--oauth-tenant", kTenant];
-  server = await startServer({ args: [...common, "--oauth-roles",
+  const common = ["--cert", tls.cert, "--key", tls.key, "--oauth", "--oauth-tenant", kTenant];
+  server = await startServer({ inMemory: true, args: [...common, "--oauth-roles",
     `${kReader}=reader;${kAdmin}=contributor+account-contributor;*=contributor`] });
-  keyedServer = await startServer({ args: [...common, "--oauth-issuer-keys", issuer.path] });
+  keyedServer = await startServer({ inMemory: true, args: [...common, "--oauth-issuer-keys", issuer.path] });
 });
 
 after(async () => {

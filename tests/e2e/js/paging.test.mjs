@@ -2,7 +2,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, forEachLimit, uniqueTableName } from "../../support/server.mjs";
+import { startServer, forEachLimit, uniqueTableName } from "./harness.mjs";
 
 const kPartitions = 5;
 const kRowsPerPartition = 500; // 2,500 entities in all

@@ -2,7 +2,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { startServer, uniqueTableName, kDevAccount, kDevKey } from "../../support/server.mjs";
+import { startServer, uniqueTableName, kDevAccount, kDevKey } from "./harness.mjs";
 import { sendSigned } from "./signed_http.mjs";
 
 let server;

@@ -10,7 +10,7 @@ import {
   generateAccountSas,
   generateTableSas,
 } from "@azure/data-tables";
-import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "../../support/server.mjs";
+import { startServer, expectError, uniqueTableName, kDevAccount, kDevKey } from "./harness.mjs";
 import { sendSigned } from "./signed_http.mjs";
 
 let server;

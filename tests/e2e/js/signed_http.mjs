@@ -2,7 +2,7 @@
 // percent-encoded table name, a malformed escape, a hand-written XML body). The target is sent
 // exactly as given: fetch does not re-encode a '%' that starts no valid escape.
 import { createHmac } from "node:crypto";
-import { kDevAccount, kDevKey } from "../../support/server.mjs";
+import { kDevAccount, kDevKey } from "./harness.mjs";
 
 // Sends `method` to /<account><path> on `server`; `path` may carry a query string and is signed
 // as sent (spec §10.3–10.4: the path, plus ?comp= when present). options: headers (extra or

@@ -2,7 +2,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, expectError, capture, uniqueTableName } from "../../support/server.mjs";
+import { startServer, expectError, capture, uniqueTableName } from "./harness.mjs";
 
 let server;
 let service;

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { odata } from "@azure/data-tables";
-import { startServer, errorCode, forEachLimit, uniqueTableName } from "../../support/server.mjs";
+import { startServer, errorCode, forEachLimit, uniqueTableName } from "./harness.mjs";
 
 const kFaultyTable = "faultytable";
 let server;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, kDevAccount, kDevKey } from "../../support/server.mjs";
+import { startServer, kDevAccount, kDevKey } from "./harness.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -32,7 +32,7 @@ before(async () => {
     "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
   ], { stdio: "ignore" });
   server = await startServer({ args: ["--cert", cert, "--key", key] });
-  looseServer = await startServer({ args: ["--cert", cert, "--key", key, "--loose", "--in-memory"] });
+  looseServer = await startServer({ inMemory: true, args: ["--cert", cert, "--key", key, "--loose"] });
 });
 
 after(async () => {

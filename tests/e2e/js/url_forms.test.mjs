@@ -2,7 +2,7 @@
 // slash after a resource, and '%' signs that start no escape (spec §1.2). Raw signed HTTP.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, uniqueTableName } from "../../support/server.mjs";
+import { startServer, uniqueTableName } from "./harness.mjs";
 import { sendSigned, wireErrorCode } from "./signed_http.mjs";
 
 let server;

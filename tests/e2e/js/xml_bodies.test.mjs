@@ -3,7 +3,7 @@
 // (the SDKs only send well-formed XML), then read back through @azure/data-tables.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, uniqueTableName } from "../../support/server.mjs";
+import { startServer, uniqueTableName } from "./harness.mjs";
 import { sendSigned, wireErrorCode } from "./signed_http.mjs";
 
 let server;
