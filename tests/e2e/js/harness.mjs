@@ -7,7 +7,11 @@ import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AzureNamedKeyCredential, TableClient, TableServiceClient } from "@azure/data-tables";
-import { startMalachite, resolveBinary, DEV_ACCOUNT, DEV_KEY } from "@malachite/server";
+// The launcher of this checkout, by path: as a file: dependency, npm ci would refuse the lock file,
+// which cannot name its optional binary packages (@malachite/server-linux-*: clients/node/pack
+// makes them, no registry has them). Its own require of @malachite/client finds the top
+// node_modules' link to clients/node/client (a file: devDependency in package.json).
+import { startMalachite, resolveBinary, DEV_ACCOUNT, DEV_KEY } from "../../../clients/node/server/index.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const kCheckoutBinary = join(repoRoot, "build", "Release", "malachite");
