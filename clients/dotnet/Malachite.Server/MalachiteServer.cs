@@ -39,6 +39,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
     private readonly object _stopLock = new();
     private Task? _stopping;
     private volatile bool _released;  // the process has exited and its Process object is disposed
+    private int? _exitCode;            // set before _released
 
     private MalachiteServer(Process process, OutputTail stdout, OutputTail stderr, int port,
                             string? temporaryDataDirectory)
@@ -92,6 +93,13 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     /// <summary>Whether the server process has ended (stopped, or died).</summary>
     public bool HasExited => _released || _process.HasExited;
+
+    /// <summary>The server process's exit status once it has ended, null while it runs: 0 after a
+    /// graceful stop (<see cref="StopAsync"/> closes its standard input), 143 when it ended on
+    /// SIGTERM, 128 + n when signal n killed it (137: SIGKILL), anything else when it failed. A
+    /// test fixture reads it after <see cref="StopAsync"/> to fail the tests of a server that
+    /// crashed or died before being stopped.</summary>
+    public int? ExitCode => _released ? _exitCode : _process.HasExited ? _process.ExitCode : null;
 
     /// <summary>The server's last lines of output, standard output then standard error: what to
     /// print when a test fails.</summary>
@@ -280,6 +288,7 @@ public sealed partial class MalachiteServer : IAsyncDisposable
             if (!_process.HasExited && !OperatingSystem.IsWindows()) Kill(_process.Id, SigTerm);
             if (!await ExitsWithin(TimeSpan.FromSeconds(3)).ConfigureAwait(false)) KillAndWait(_process);
         }
+        _exitCode = _process.ExitCode;
         _released = true;
         _process.Dispose();
         DeleteDirectory(_temporaryDataDirectory);

@@ -40,7 +40,7 @@ public class SasTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 
         // Another table is out of the SAS's scope.
         var other = await fixture.NewTableAsync("sas");
-        var wrongTable = new TableClient(new Uri($"{fixture.Server.AccountUrl}/{other.Name}"),
+        var wrongTable = new TableClient(new Uri($"{fixture.Server.TableUrl}/{other.Name}"),
                                          new AzureSasCredential(owner.GenerateSasUri(TableSasPermissions.All, InAnHour).Query),
                                          Clients.NoRetries());
         await Expect.Error(403, "AuthorizationFailure", () => wrongTable.GetEntityAsync<TableEntity>("p", "r"));

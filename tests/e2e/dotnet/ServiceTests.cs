@@ -81,7 +81,7 @@ public class ServiceTests(ServerFixture fixture) : IClassFixture<ServerFixture>
         Assert.InRange(stats.GeoReplication.LastSyncedOn, DateTimeOffset.UtcNow.AddHours(-1), DateTimeOffset.UtcNow.AddMinutes(5));
         // The SDK sent it to /devstoreaccount1-secondary/ and signed that path as sent.
         var exchange = Assert.Single(recorder.Exchanges);
-        Assert.StartsWith($"/{MalachiteServer.Account}-secondary", exchange.Uri.AbsolutePath);
+        Assert.StartsWith($"/{MalachiteServer.DevelopmentAccount}-secondary", exchange.Uri.AbsolutePath);
         Assert.Equal(200, exchange.Status);
     }
 }

@@ -83,8 +83,8 @@ public class TablesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task WrongKeyIsAuthenticationFailed()
     {
         string badKey = Convert.ToBase64String(new byte[64]);
-        var client = new TableServiceClient(new Uri(fixture.Server.AccountUrl),
-                                            new TableSharedKeyCredential(MalachiteServer.Account, badKey),
+        var client = new TableServiceClient(new Uri(fixture.Server.TableUrl),
+                                            new TableSharedKeyCredential(MalachiteServer.DevelopmentAccount, badKey),
                                             Clients.NoRetries());
         await Expect.Error(403, "AuthenticationFailed", () => client.CreateTableAsync(Names.Table()));
     }
@@ -98,7 +98,7 @@ public class DevelopmentStorageTests
     [DevStoragePortFact]
     public async Task TheReadmeSnippetRunsWithUseDevelopmentStorage()
     {
-        using var server = await MalachiteServer.StartOnAsync(10002);
+        var server = await Servers.StartAsync(port: 10002);
         try
         {
             var output = new List<string>();
@@ -120,7 +120,7 @@ public class DevelopmentStorageTests
         }
         finally
         {
-            server.Stop();
+            await Servers.StopAsync(server);
         }
     }
 }

@@ -1,5 +1,7 @@
 // One server per test class (IClassFixture<ServerFixture>), like the JS and Python suites' one
-// server per file or module; xUnit runs classes in parallel, each against its own process.
+// server per file or module; xUnit runs classes in parallel, each against its own process. The
+// servers are started by the published launcher, Malachite.Server (clients/dotnet), as a user's
+// tests start them.
 using Azure;
 using Azure.Core;
 using Azure.Core.Pipeline;
@@ -17,19 +19,11 @@ public class ServerFixture : IAsyncLifetime
     // Extra server flags for a derived fixture (e.g. throttling on).
     protected virtual string[] ServerArgs => [];
 
-    public async Task InitializeAsync() => _server = await MalachiteServer.StartAsync(ServerArgs);
+    public async Task InitializeAsync() => _server = await Servers.StartAsync(args: ServerArgs);
 
-    public Task DisposeAsync()
+    public async Task DisposeAsync()
     {
-        try
-        {
-            _server?.Stop();
-        }
-        finally
-        {
-            _server?.Dispose();
-        }
-        return Task.CompletedTask;
+        if (_server != null) await Servers.StopAsync(_server);
     }
 
     public TableServiceClient ServiceClient(TableClientOptions? options = null) =>
@@ -44,6 +38,56 @@ public class ServerFixture : IAsyncLifetime
         var client = TableClient(Names.Table(prefix), options);
         await client.CreateAsync();
         return client;
+    }
+}
+
+// How these suites start and stop a server through Malachite.Server.
+public static class Servers
+{
+    // A server on `port` (0: a free one) with its data on disk in a temporary directory (deleted at
+    // stop), warnings only in its log, and throttling (on by default in the binary) off unless
+    // `args` turns it back on ("--throttling on": a later flag wins), since most suites load one
+    // partition far past its target. MALACHITE_BINARY names the binary (the launcher reads it);
+    // without it, this checkout's Release build.
+    public static Task<MalachiteServer> StartAsync(int port = 0, params string[] args)
+    {
+        var options = new MalachiteOptions
+        {
+            Port = port,
+            InMemory = false,
+            StartTimeout = TimeSpan.FromSeconds(30),
+            ExtraArguments = ["--log-level", "warn", "--throttling", "off", .. args],
+        };
+        if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable("MALACHITE_BINARY")))
+            options.BinaryPath = Path.Combine(RepoRoot(), "build", "Release", "malachite");
+        return MalachiteServer.StartAsync(options);
+    }
+
+    // Stops the server and throws if it had exited abnormally (a crash, a sanitizer report): before
+    // being stopped, or with a status other than a clean stop's (0, or 143 after SIGTERM), so the
+    // test class that owned it fails.
+    public static async Task StopAsync(MalachiteServer server)
+    {
+        bool diedFirst = server.HasExited;
+        await server.StopAsync();
+        if (diedFirst || server.ExitCode is not (0 or 143))
+        {
+            throw new InvalidOperationException(
+                $"malachite (pid {server.ProcessId}) exited with {server.ExitCode}" +
+                $"{(diedFirst ? " before it was stopped" : "")}; its last lines:\n" +
+                string.Join("\n", server.RecentOutput));
+        }
+    }
+
+    // The repository root: the nearest ancestor of the test assembly holding scripts/test.
+    private static string RepoRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "scripts", "test"))) return dir.FullName;
+        }
+        throw new DirectoryNotFoundException("repository root (with scripts/test) not found above " +
+                                             AppContext.BaseDirectory + ": set MALACHITE_BINARY");
     }
 }
 
