@@ -83,7 +83,7 @@ class TestServer {
 
   // The launcher's stop(): rejects, with the server's last output, when it crashed (a sanitizer
   // report, say) or had to be killed, so a crash fails the suite even when every request
-  // succeeded. Calling it again returns the same promise.
+  // succeeded. Calling it again settles the same way.
   async stop() {
     try {
       await this.#server.stop();
