@@ -1,6 +1,6 @@
-// @malachite/server as installed from its npm tarballs into a clean project (scripts/check-node-client
-// copies this file there): the surface, bad input, and the lifetime guarantee (no server outlives
-// its test process, even after SIGKILL, also under vitest and jest).
+// @malachite/server as installed from its npm tarballs into a clean project (../packed_install.test.mjs
+// copies this file there and runs it): the surface, bad input, and the lifetime guarantee (no server
+// outlives its test process, even after SIGKILL, also under vitest and jest).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -288,7 +288,7 @@ describe("the binary package: one static executable for glibc and musl alike", (
 });
 
 describe("install time: a missing binary package is said in one line, and nothing is fetched", () => {
-  // clients/node/pack's tarballs (scripts/check-node-client passes where they are).
+  // clients/node/pack's tarballs (../packed_install.test.mjs passes where they are).
   const tarballs = process.env.MALACHITE_NPM_TARBALLS;
   const platformPkg = `@malachite/server-${process.platform}-${process.arch}`;
   const line = new RegExp(

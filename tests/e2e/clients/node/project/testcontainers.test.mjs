@@ -1,5 +1,6 @@
-// @malachite/testcontainers against a real Docker engine (scripts/check-node-client step 7, with
-// the image built from scripts/package's image context, named by MALACHITE_IMAGE, and Ryuk off):
+// @malachite/testcontainers against a real Docker engine (run by ../packed_install.test.mjs in its
+// clean project, with the image built from scripts/package's image context, named by
+// MALACHITE_IMAGE, and Ryuk off):
 // the image a required argument, the SDK through getConnectionString(), seed fixtures, reset(),
 // accounts made from the host through the mapped port, and the admin rule that makes the bearer
 // key necessary there.
@@ -14,7 +15,7 @@ import * as exported from "@malachite/testcontainers";
 import { MalachiteAdminError, MalachiteContainer } from "@malachite/testcontainers";
 
 const image = process.env.MALACHITE_IMAGE;
-assert.ok(image, "MALACHITE_IMAGE names the image to run (scripts/check-node-client sets it)");
+assert.ok(image, "MALACHITE_IMAGE names the image to run (../packed_install.test.mjs sets it)");
 const work = mkdtempSync(join(tmpdir(), "malachite-tc-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 const sdkOptions = { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } };

@@ -1,4 +1,4 @@
-// Compiled (not run) by scripts/check-node-client with tsc --strict: the hand-written .d.ts files of
+// Compiled (not run) by ../packed_install.test.mjs with tsc --strict: the hand-written .d.ts files of
 // @malachite/server, @malachite/testcontainers and @malachite/client describe what the READMEs show.
 import * as client from "@malachite/client";
 import type { MalachiteAdmin } from "@malachite/client";
