@@ -1,40 +1,42 @@
 #!/usr/bin/env node
-// `azurite` in the malachite:<version>-azurite image: Azurite's whole command line, with real Azurite
-// (npm azurite, pinned in package-lock.json beside this file) serving Blob and Queue in this process,
-// as Azurite's own dist/src/azurite.js starts them, and Malachite serving Table as a child process
-// (`azurite-table`, the Malachite binary under Azurite's table command name).
+// `azurite` in the malachite:<version>-azurite image: Azurite's whole command line, served by three
+// programs run through their public command lines, as Azurite's own image and its VS Code extension
+// start services:
+//   azurite-blob, azurite-queue   Azurite's own programs (npm azurite, pinned in the repository's
+//                                 package.json), each given the flags it takes;
+//   azurite-table                 Malachite under Azurite's table command name.
+// A supervisor only: it maps the flags, passes the programs' lines through, forwards SIGTERM and
+// SIGINT, and exits when one of them stops.
 //
 // What a caller sees, as with Azurite's image:
 //   - the flags of `azurite` (Blob, Queue, Table and the shared ones), -l/--location holding every
 //     service's data (Malachite's in <location>/__malachite_table__);
-//   - on stdout, Azurite's lines "Azurite Blob service is successfully listening at http://h:p", the
-//     same for Queue, then Table once Malachite listens (Testcontainers waits for all three), with
-//     Malachite's own lines passed through;
-//   - AZURITE_ACCOUNTS and AZURITE_SKIP_API_VERSION_CHECK for all three services.
-// One process tree: SIGTERM/SIGINT go to Malachite and close Blob and Queue, then exit 0. A bad
-// command line: one line on stderr, exit 2, nothing started (Malachite checks its own flags and
-// AZURITE_ACCOUNTS before Blob and Queue start). Malachite stopping on its own takes Blob and Queue
-// down with its exit status; Blob or Queue failing to start stops Malachite and exits 1 with the
-// message, as Azurite does.
-//   MALACHITE_AZURITE_TABLE   the table binary (default /usr/local/bin/azurite-table)
+//   - on stdout the programs' own lines, with the single-service readiness lines in the words of
+//     `azurite`: "Azurite Blob service is successfully listening at http://h:p", the same for
+//     Queue, then Table once Blob and Queue listen (Testcontainers waits for all three);
+//   - AZURITE_ACCOUNTS, AZURITE_SKIP_API_VERSION_CHECK, AZURITE_DB reach all the programs.
+// A bad command line: one line on stderr, exit 2, nothing started (Malachite checks its own flags and
+// AZURITE_ACCOUNTS before Blob and Queue start). SIGTERM/SIGINT: every program gets it, exit 0 once
+// they stopped. A program stopping on its own stops the others; the exit status is its status (1 if
+// it was 0).
+// Emulator: --queueKeepAliveTimeout is accepted but not applied: azurite-queue has no such flag.
+//   MALACHITE_AZURITE_TABLE   the table program (default: azurite-table on PATH)
 "use strict";
 
-const path = require("path");
 const readline = require("readline");
 const { spawn } = require("child_process");
 
-const kAzurite = path.join(__dirname, "node_modules", "azurite");
-const kTableBinary = process.env.MALACHITE_AZURITE_TABLE || "/usr/local/bin/azurite-table";
+const kTableProgram = process.env.MALACHITE_AZURITE_TABLE || "azurite-table";
 
-// Azurite 3.37's options (dist/src/common/Environment.js): long name, short name, whether it takes
-// a value, and which side gets it ("bq": Blob and Queue here; "table": Malachite; "all": both).
+// Azurite 3.37's options (`azurite --help`): long name, short name, whether it takes a value, and
+// which programs take it ("blob", "queue", "table", "bq": Blob and Queue, "all", "none").
 const kOptions = [
-  ["blobHost", "", true, "bq"],
-  ["blobPort", "", true, "bq"],
-  ["blobKeepAliveTimeout", "", true, "bq"],
-  ["queueHost", "", true, "bq"],
-  ["queuePort", "", true, "bq"],
-  ["queueKeepAliveTimeout", "", true, "bq"],
+  ["blobHost", "", true, "blob"],
+  ["blobPort", "", true, "blob"],
+  ["blobKeepAliveTimeout", "", true, "blob"],
+  ["queueHost", "", true, "queue"],
+  ["queuePort", "", true, "queue"],
+  ["queueKeepAliveTimeout", "", true, "none"],
   ["tableHost", "", true, "table"],
   ["tablePort", "", true, "table"],
   ["tableKeepAliveTimeout", "", true, "table"],
@@ -60,7 +62,7 @@ class UsageError extends Error {}
 // Parses argv into [{option, value}] in order. Accepts --name value, --name=value, -x value and
 // grouped short flags (-sL), as Azurite's parser (args, on mri) does.
 function ParseCommandLine(argv) {
-  const byLong = new Map(kOptions.map((o) => [o[0].toLowerCase(), o]));
+  const byLong = new Map(kOptions.map((o) => [o[0], o]));
   const byShort = new Map(kOptions.filter((o) => o[1]).map((o) => [o[1], o]));
   const parsed = [];
   const take = (option, inline, i, shown) => {
@@ -82,8 +84,8 @@ function ParseCommandLine(argv) {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-      const option = byLong.get(name.toLowerCase());
-      if (!option || option[0] !== name) throw new UsageError(`unknown option '${arg}' (try --help)`);
+      const option = byLong.get(name);
+      if (!option) throw new UsageError(`unknown option '${arg}' (try --help)`);
       i = take(option, eq < 0 ? undefined : arg.slice(eq + 1), i, `--${name}`);
     } else if (/^-[A-Za-z]+$/.test(arg)) {
       const letters = arg.slice(1);
@@ -100,8 +102,9 @@ function ParseCommandLine(argv) {
   return parsed;
 }
 
-// What Azurite refuses before starting, refused here the same way but with exit 2 and nothing
-// started; the table options are Malachite's to check.
+// What Azurite refuses before starting, refused here with exit 2 and nothing started (Azurite's
+// programs would print usage and exit 0, or fail after starting the other service); the table
+// options are Malachite's to check.
 function CheckBlobQueueValues(parsed) {
   const has = (name) => parsed.some((p) => p.option[0] === name);
   for (const { option, value } of parsed) {
@@ -109,7 +112,7 @@ function CheckBlobQueueValues(parsed) {
     if ((name === "blobPort" || name === "queuePort") && (!/^\d{1,5}$/.test(value) || Number(value) > 65535)) {
       throw new UsageError(`--${name} '${value}': not a port number (0-65535)`);
     }
-    if (/KeepAliveTimeout$/.test(name) && option[3] === "bq" && !/^\d+$/.test(value)) {
+    if (/^(blob|queue)KeepAliveTimeout$/.test(name) && !/^\d+$/.test(value)) {
       throw new UsageError(`--${name} '${value}': not a number of seconds`);
     }
     if (name === "extentMemoryLimit" && !(Number(value) >= 0)) {
@@ -124,183 +127,143 @@ function CheckBlobQueueValues(parsed) {
   }
 }
 
-function ToArgv(parsed, sides) {
+// The flags one program takes: its own ("blob"), those of Blob and Queue ("bq") and the shared ones.
+function ArgvFor(parsed, program) {
   const out = [];
   for (const { option, value } of parsed) {
-    if (!sides.includes(option[3])) continue;
+    const side = option[3];
+    if (side !== program && side !== "all" && !(side === "bq" && program !== "table")) continue;
     out.push(`--${option[0]}`);
     if (option[2]) out.push(value);
   }
   return out;
 }
 
+function AzuriteVersion() {
+  return require("azurite/package.json").version;
+}
+
 function HelpText() {
+  const where = { blob: "Blob", queue: "Queue", bq: "Blob and Queue", table: "Table (Malachite)",
+    all: "all three", none: "accepted, not applied (azurite-queue has no such flag)" };
   const lines = kOptions.filter((o) => o[3] !== "self").map((o) => {
     const names = (o[1] ? `-${o[1]}, ` : "    ") + `--${o[0]}` + (o[2] ? " <value>" : "");
-    const side = { bq: "Blob and Queue (Azurite)", table: "Table (Malachite)", all: "all three" }[o[3]];
-    return `  ${names.padEnd(36)} ${side}`;
+    return `  ${names.padEnd(36)} ${where[o[3]]}`;
   });
   return [
     "Usage: azurite [options]",
-    "Azurite's command line: Blob and Queue served by Azurite " + AzuriteVersion() +
-      ", Table by Malachite (azurite-table --help: what each table option does there).",
+    `Azurite's command line: Blob and Queue served by Azurite ${AzuriteVersion()} (azurite-blob, ` +
+      "azurite-queue), Table by Malachite (azurite-table --help: what each table option does there).",
     ...lines,
     "  -h, --help, -v, --version",
     "Variables: AZURITE_ACCOUNTS, AZURITE_SKIP_API_VERSION_CHECK=true (all three services), AZURITE_DB (Blob).",
   ].join("\n");
 }
 
-function AzuriteVersion() {
-  return require(path.join(kAzurite, "package.json")).version;
-}
-
 // The exit status a shell would report for a child that ended with (code, signal).
 function ChildStatus(code, signal) {
   if (code !== null) return code;
-  const number = require("os").constants.signals[signal] || 0;
-  return 128 + number;
+  return 128 + (require("os").constants.signals[signal] || 0);
+}
+
+// Runs one program with its stdout read line by line (each line printed, after `translate`);
+// resolves `exited` with its exit status.
+function Run(name, program, argv, translate) {
+  const child = spawn(program, argv, { stdio: ["ignore", "pipe", "inherit"] });
+  const run = { name, child, status: null };
+  run.exited = new Promise((resolve) => {
+    // "close", not "exit": its last lines are read by then.
+    child.on("close", (code, signal) => resolve((run.status = ChildStatus(code, signal))));
+    child.on("error", (err) => {
+      console.error(`azurite: cannot run ${program}: ${err.message}`);
+      resolve((run.status = 1));
+    });
+  });
+  run.lines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
+  run.lines.on("line", (line) => console.log(translate(line)));
+  return run;
+}
+
+// Resolves with the first line of `run` matching `pattern` (its match), or null when it exits first.
+function LineOf(run, pattern) {
+  return new Promise((resolve) => {
+    run.lines.on("line", (line) => {
+      const match = pattern.exec(line);
+      if (match) resolve(match);
+    });
+    run.exited.then(() => resolve(null));
+  });
+}
+
+// azurite-blob and azurite-queue say "is starting on h:p" and "successfully listens on <url>";
+// `azurite` (what Testcontainers and Aspire wait for) says "is starting at <url>" and "is
+// successfully listening at <url>".
+function AsAzurite(scheme) {
+  return (line) => line
+    .replace(/^(Azurite (?:Blob|Queue) service) is starting on (.+)$/, `$1 is starting at ${scheme}://$2`)
+    .replace(/^(Azurite (?:Blob|Queue) service) successfully listens on (.+)$/, "$1 is successfully listening at $2");
 }
 
 async function Main() {
   let parsed;
   try {
     parsed = ParseCommandLine(process.argv.slice(2));
-    if (parsed.some((p) => p.option[0] === "help")) {
-      console.log(HelpText());
-      return 0;
-    }
-    if (parsed.some((p) => p.option[0] === "version")) {
-      console.log(AzuriteVersion());
-      return 0;
-    }
+    if (parsed.some((p) => p.option[0] === "help")) return console.log(HelpText()), 0;
+    if (parsed.some((p) => p.option[0] === "version")) return console.log(AzuriteVersion()), 0;
     CheckBlobQueueValues(parsed);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`azurite: ${err.message}`);
     return 2;
   }
-  // Azurite (ConfigurationBase.hasCert): HTTPS with --cert and --key (PEM) or --pwd (PFX); --cert
-  // alone serves plain HTTP, on Malachite's side too.
+  // Azurite (ConfigurationBase.hasCert): HTTPS with --cert and --key (PEM) or --pwd (PFX).
   const given = (name) => parsed.some((p) => p.option[0] === name && p.value);
-  const hasCert = given("cert") && (given("key") || given("pwd"));
+  const scheme = given("cert") && (given("key") || given("pwd")) ? "https" : "http";
 
-  // Malachite first: it checks the table flags and AZURITE_ACCOUNTS and says "is starting" before
-  // Blob and Queue are started, so a bad line never leaves a half-started container.
-  const table = spawn(kTableBinary, ToArgv(parsed, ["table", "all"]), {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let tableExit = null;
+  const runs = [];
   let stopping = false;
-  const tableExited = new Promise((resolve) => {
-    table.on("exit", (code, signal) => {
-      tableExit = ChildStatus(code, signal);
-      resolve(tableExit);
-    });
-    table.on("error", (err) => {
-      stopping = true;  // this line is the whole message
-      console.error(`azurite: cannot run the table service ${kTableBinary}: ${err.message}`);
-      tableExit = 1;
-      resolve(1);
-    });
-  });
-  let tableStarting;
-  let tableListening;
-  let tableAccepted = false;
-  const tableStartingSeen = new Promise((resolve) => (tableStarting = resolve));
-  const tableListeningSeen = new Promise((resolve) => (tableListening = resolve));
-  readline.createInterface({ input: table.stdout, crlfDelay: Infinity }).on("line", (line) => {
-    console.log(line);
-    if (/^Azurite Table service is starting on /.test(line)) {
-      tableAccepted = true;
-      tableStarting();
-    }
-    const started = /^Azurite Table service successfully started on (.+)$/.exec(line);
-    if (started) tableListening(started[1]);
-  });
-
-  // Azurite's modules read process.argv when an Environment is made: give them the Blob, Queue and
-  // shared options only, as `azurite` would have parsed them.
-  process.argv = [process.argv[0], process.argv[1], ...ToArgv(parsed, ["bq", "all"])];
-  const Environment = require(path.join(kAzurite, "dist/src/common/Environment")).default;
-  const { BlobServerFactory } = require(path.join(kAzurite, "dist/src/blob/BlobServerFactory"));
-  const Logger = require(path.join(kAzurite, "dist/src/common/Logger"));
-  const QueueConfiguration = require(path.join(kAzurite, "dist/src/queue/QueueConfiguration")).default;
-  const QueueServer = require(path.join(kAzurite, "dist/src/queue/QueueServer")).default;
-  const queueConstants = require(path.join(kAzurite, "dist/src/queue/utils/constants"));
-  const { setExtentMemoryLimit } = require(path.join(kAzurite, "dist/src/common/ConfigurationBase"));
-  const { AzuriteTelemetryClient } = require(path.join(kAzurite, "dist/src/common/Telemetry"));
-
-  const servers = [];
-  const stop = async (status, message) => {
+  const stop = async (status) => {
     if (stopping) return;
     stopping = true;
-    if (message) console.error(message);
-    if (tableExit === null) table.kill("SIGTERM");
-    const closing = servers.map(({ name, server }) => {
-      console.log(`Azurite ${name} service is closing...`);
-      return server.close().then(
-        () => console.log(`Azurite ${name} service successfully closed`),
-        (err) => console.error(`Azurite ${name} service: close failed: ${err.message}`),
-      );
-    });
-    // A table server that does not stop within docker stop's grace period is killed.
-    const killTimer = setTimeout(() => table.kill("SIGKILL"), 9000);
-    await Promise.all([...closing, tableExited]);
+    for (const run of runs) if (run.status === null) run.child.kill("SIGTERM");
+    // A program that does not stop within docker stop's grace period is killed.
+    const killTimer = setTimeout(() => runs.forEach((run) => run.status === null && run.child.kill("SIGKILL")), 9000);
+    await Promise.all(runs.map((run) => run.exited));
     clearTimeout(killTimer);
     process.exit(status);
   };
   process.once("SIGTERM", () => stop(0));
   process.once("SIGINT", () => stop(0));
-  tableExited.then((status) => {
-    if (stopping) {
-      if (servers.length === 0) process.exit(status);  // spawn failed: nothing else runs
-    } else if (!tableAccepted) {
-      stop(status);  // it refused its command line: its one line on stderr is the message
-    } else {
-      stop(status === 0 ? 1 : status, `azurite: the table service (Malachite) stopped with exit status ${status}`);
+  // A program that stops on its own stops the others; one that refused its command line has said
+  // why in its own line.
+  const watch = (run, started) => run.exited.then(async (status) => {
+    if (stopping) return;
+    if (await Promise.race([started, Promise.resolve(null)])) {
+      console.error(`azurite: ${run.name} stopped with exit status ${status}`);
     }
+    stop(status === 0 ? 1 : status);
   });
 
-  // Start only once Malachite has accepted its command line (or never: it exited).
-  await Promise.race([tableStartingSeen, tableExited]);
-  if (stopping || tableExit !== null) return new Promise(() => {});
-  try {
-    const env = new Environment();
-    const location = await env.location();
-    await require("fs").promises.mkdir(location, { recursive: true });
-    const debugFile = await env.debug();
-    const blobServer = await new BlobServerFactory().createServer(env);
-    const blobConfig = blobServer.config;
-    queueConstants.DEFAULT_QUEUE_PERSISTENCE_ARRAY[0].locationPath = path.join(
-      location, queueConstants.DEFAULT_QUEUE_PERSISTENCE_PATH);
-    const queueConfig = new QueueConfiguration(env.queueHost(), env.queuePort(),
-      env.queueKeepAliveTimeout(), path.join(location, queueConstants.DEFAULT_QUEUE_LOKI_DB_PATH),
-      path.join(location, queueConstants.DEFAULT_QUEUE_EXTENT_LOKI_DB_PATH),
-      queueConstants.DEFAULT_QUEUE_PERSISTENCE_ARRAY, !env.silent(), undefined,
-      debugFile !== undefined, debugFile, env.loose(), env.skipApiVersionCheck(), env.cert(),
-      env.key(), env.pwd(), env.oauth(), env.disableProductStyleUrl(), env.inMemoryPersistence());
-    Logger.configLogger(blobConfig.enableDebugLog, blobConfig.debugLogFilePath);
-    const queueServer = new QueueServer(queueConfig);
-    setExtentMemoryLimit(env, true);
+  // Malachite first: it checks the table flags and AZURITE_ACCOUNTS and says "is starting" before
+  // Blob and Queue are started, so a bad line never leaves a half-started container.
+  const table = Run("the table service (Malachite)", kTableProgram, ArgvFor(parsed, "table"), (l) => l);
+  runs.push(table);
+  const tableStarting = LineOf(table, /^Azurite Table service is starting on /);
+  const tableStarted = LineOf(table, /^Azurite Table service successfully started on (.+)$/);
+  watch(table, tableStarting);
+  if (!(await tableStarting)) return new Promise(() => {});  // watch() reports and exits
 
-    console.log(`Azurite Blob service is starting at ${blobConfig.getHttpServerAddress()}`);
-    await blobServer.start();
-    servers.push({ name: "Blob", server: blobServer });
-    console.log(`Azurite Blob service is successfully listening at ${blobServer.getHttpServerAddress()}`);
-    console.log(`Azurite Queue service is starting at ${queueConfig.getHttpServerAddress()}`);
-    await queueServer.start();
-    servers.push({ name: "Queue", server: queueServer });
-    console.log(`Azurite Queue service is successfully listening at ${queueServer.getHttpServerAddress()}`);
-
-    const tableAddress = await Promise.race([tableListeningSeen, tableExited.then(() => null)]);
-    if (tableAddress === null || stopping) return new Promise(() => {});
-    console.log(`Azurite Table service is successfully listening at http${hasCert ? "s" : ""}://${tableAddress}`);
-    AzuriteTelemetryClient.init(location, !env.disableTelemetry(), env);
-    await AzuriteTelemetryClient.TraceStartEvent();
-  } catch (err) {
-    await stop(1, `Exit due to unhandled error: ${err.message}`);
+  const blob = Run("azurite-blob", "azurite-blob", ArgvFor(parsed, "blob"), AsAzurite(scheme));
+  const queue = Run("azurite-queue", "azurite-queue", ArgvFor(parsed, "queue"), AsAzurite(scheme));
+  runs.push(blob, queue);
+  const listening = [blob, queue].map((run) => LineOf(run, /successfully listens on /));
+  watch(blob, Promise.resolve(true));
+  watch(queue, Promise.resolve(true));
+  const ready = await Promise.all([...listening, tableStarted]);
+  if (ready.every(Boolean) && !stopping) {
+    console.log(`Azurite Table service is successfully listening at ${scheme}://${ready[2][1]}`);
   }
-  return new Promise(() => {});  // runs until a signal or the table service stops
+  return new Promise(() => {});  // runs until a signal or a program stops
 }
 
 Main().then(
