@@ -1,4 +1,4 @@
-"""Behaviour of the installed pytest-malachite wheel (scripts/check-python-client runs this file from
+"""Behaviour of the installed pytest-malachite wheel (test_wheel.py runs this file from
 a temp dir, in a clean virtual environment where the wheel is the only thing installed beside
 Debian's pytest and azure-data-tables).
 

@@ -1,4 +1,4 @@
-"""Checked by scripts/check-python-client with mypy --strict against the installed wheel (not run):
+"""Checked by test_wheel.py with mypy --strict against the installed wheel (not run):
 the package's py.typed marker and annotations reach a user's type checker."""
 from typing import Dict, Iterator
 
