@@ -20,7 +20,7 @@ MARKER = re.compile(r"^<!-- snippet: (\S+) -->\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 # [text](target) and ![alt](target); the target ends at the first space or ')'.
 LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-INLINE_CODE = re.compile(r"`+[^`]*`+")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
 
@@ -89,26 +89,29 @@ def snippet_failures(document):
     return checked, failures
 
 
-def prose_lines(document):
-    """(line number, text) of the lines outside fenced code blocks, inline code removed."""
-    fenced = False
-    for number, line in enumerate(read_lines(document), 1):
+def prose(document):
+    """The text of `document` outside fenced code blocks, with inline code blanked out; fenced
+    lines become empty and code spans keep their newlines, so offsets map to the same lines."""
+    lines, fenced = [], False
+    for line in read_lines(document):
         if FENCE.match(line):
             fenced = not fenced
+            lines.append("")
             continue
-        if not fenced:
-            yield number, INLINE_CODE.sub("", line)
+        lines.append("" if fenced else line)
+    return INLINE_CODE.sub(lambda m: "\n" * m.group(0).count("\n"), "\n".join(lines))
 
 
 def relative_links(document):
     """(line number, target) of every link in `document` that is not a URL with a scheme:
-    relative paths, with or without #anchor, and #anchors of the document itself."""
-    for number, line in prose_lines(document):
-        for match in LINK.finditer(line):
-            target = match.group(1)
-            if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
-                continue  # https:, mailto:, ...
-            yield number, target
+    relative paths, with or without #anchor, and #anchors of the document itself. A link's text
+    may run over lines."""
+    text = prose(document)
+    for match in LINK.finditer(text):
+        target = match.group(1)
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
+            continue  # https:, mailto:, ...
+        yield text.count("\n", 0, match.start()) + 1, target
 
 
 def slug(heading):
