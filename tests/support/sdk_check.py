@@ -1,7 +1,7 @@
 """The Python SDK against a Malachite server in a container (scripts/check-docker-engine) or in a
-clean root file system (scripts/check-package).
+clean root file system (tests/release imports smoke()).
 
-Usage: /usr/bin/python3 scripts/sdk_check.py smoke|write|verify|admin|fill <endpoint>
+Usage: /usr/bin/python3 tests/support/sdk_check.py smoke|write|verify|admin|fill <endpoint>
   smoke   the life of a table: create it, insert, query with a filter, a batch of three, delete
           an entity, delete the table (it is gone from the list)
   write   creates the table "dockercheck" and upserts three entities, then reads them back
@@ -10,7 +10,8 @@ Usage: /usr/bin/python3 scripts/sdk_check.py smoke|write|verify|admin|fill <endp
           container) without credentials and answers with the account key as a bearer secret
   fill    with --in-memory on a small /dev/shm: inserts 60 KB entities until the answer is
           409 InsufficientAccountResources, then reads every acknowledged one
-Exits 0 when the check holds, else prints why and exits 1.
+Exits 0 when the check holds, else prints why and exits 1. Each function returns True when its
+check holds, else why not; an SDK error raises.
 """
 import sys
 import urllib.error
