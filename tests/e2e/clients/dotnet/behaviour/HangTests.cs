@@ -1,5 +1,5 @@
-// Run only by scripts/check-dotnet-client (dotnet test --filter Category=Hang): holds a server
-// until the check SIGKILLs the test run's processes, then the check sees the server gone.
+// Run only by test_nuget_tests.py (dotnet test --filter Category=Hang): holds a server
+// until the test SIGKILLs the test run's processes, then the test sees the server gone.
 using Malachite;
 using Xunit;
 

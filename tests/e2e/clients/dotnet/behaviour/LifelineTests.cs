@@ -10,7 +10,7 @@ public sealed class LifelineTests
     public async Task TheServerStopsWhenItsLauncherIsKilled()
     {
         string? program = Environment.GetEnvironmentVariable("MALACHITE_CONSOLE");
-        Assert.False(string.IsNullOrEmpty(program), "MALACHITE_CONSOLE (the console program's dll) is not set: scripts/check-dotnet-client sets it");
+        Assert.False(string.IsNullOrEmpty(program), "MALACHITE_CONSOLE (the console program's dll) is not set: tests/e2e/clients/dotnet/test_nuget_tests.py sets it");
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
         info.ArgumentList.Add(program!);
         info.ArgumentList.Add("serve");

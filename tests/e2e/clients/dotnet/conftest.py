@@ -1,0 +1,240 @@
+"""The NuGet packages as a user's project gets them: packed from the release bundle in dist/
+(scripts/package first), restored from a folder feed into projects copied to a temporary directory,
+built and run there. Shared by test_nuget_packages.py (what the packages hold, how they restore and
+build), test_nuget_tests.py (the examples' and behaviour tests run, the SIGKILL lifeline, figures)
+and test_testcontainers.py (the module against a Docker engine).
+
+Environment: MALACHITE_PACKAGE_REQUIRED=1 fails instead of skipping without the bundle,
+MALACHITE_REQUIRE_ARM64=1 packs with --require-arm64 (scripts/package --arch aarch64 first),
+MALACHITE_DOCKER_REQUIRED=1 fails instead of skipping without a Docker engine. MALACHITE_BINARY is
+not passed on: the packages' own binary is what is under test.
+"""
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[3]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from required import is_required, unavailable  # noqa: E402  (path set just above)
+
+PACKAGES = ("Malachite.Client", "Malachite.Server", "Malachite.Testcontainers")
+ARCH = platform.machine()
+RID_ARCH = "arm64" if ARCH == "aarch64" else "x64"
+# The examples and behaviour tests built from the feed (the new-user projects are made apart).
+PROJECTS = ("behaviour/Malachite.Behaviour.Tests.csproj", "console/Malachite.Examples.Console.csproj",
+            "testcontainers/Malachite.Examples.Testcontainers.csproj")
+
+
+def figure(capsys, text):
+    """Prints a measured figure to the terminal (not asserted)."""
+    with capsys.disabled():
+        print("\n  figure: " + text)
+
+
+def errors_of(log, pattern=("error", "warn")):
+    """The distinct lines of a build log that name an error or a warning (at most 40)."""
+    lines = sorted({line.strip() for line in Path(log).read_text(errors="replace").splitlines()
+                    if any(p in line.lower() for p in pattern)})
+    return "\n".join(lines[:40]) or Path(log).read_text(errors="replace")[-4000:]
+
+
+class Dotnet:
+    """Runs dotnet for these tests: no telemetry, no build servers left behind, NuGet's packages in
+    a cache keyed by the projects that name packages, temporary files under the work directory."""
+
+    def __init__(self, work, version):
+        self.work = work
+        self.version = version
+        cache = Path(os.environ.get("MALACHITE_CACHE") or
+                     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "malachite") / "nuget"
+        key = hashlib.sha256()
+        named = sorted((ROOT / "clients" / "dotnet").glob("*/*.csproj")) + \
+            [ROOT / "clients" / "dotnet" / "Directory.Build.props"] + sorted(HERE.glob("*/*.csproj")) + \
+            [HERE / "Directory.Build.props", HERE / "nuget.config"] + sorted((HERE / "new-user").iterdir())
+        for path in named:
+            key.update(path.read_bytes())
+        key.update(subprocess.run(["dotnet", "--version"], capture_output=True, check=True).stdout)
+        self.packages = cache / ("packages-" + key.hexdigest()[:16])
+        self.packages.mkdir(parents=True, exist_ok=True)
+        # Older keys are removed: a warm run downloads nothing, and the cache does not grow.
+        for old in cache.glob("packages-*"):
+            if old != self.packages:
+                shutil.rmtree(old, ignore_errors=True)
+        (work / "tmp").mkdir(exist_ok=True)
+        self.env = dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1", DOTNET_NOLOGO="1",
+                        DOTNET_SKIP_FIRST_TIME_EXPERIENCE="1", MSBUILDDISABLENODEREUSE="1",
+                        DOTNET_CLI_USE_MSBUILD_SERVER="0", TESTCONTAINERS_RYUK_DISABLED="true",
+                        NUGET_PACKAGES=str(self.packages), TMPDIR=str(work / "tmp"))
+        self.env.pop("MALACHITE_BINARY", None)
+
+    def forget_malachite(self):
+        """Takes Malachite's own packages out of NuGet's cache: a repacked 0.1.0 must come from the
+        feed, not from an earlier run's copy."""
+        for package in PACKAGES:
+            shutil.rmtree(self.packages / package.lower(), ignore_errors=True)
+
+    def run(self, args, cwd, log, timeout=900, env=None, program="dotnet"):
+        """Runs `program args` in cwd, its output to the log file; returns the exit status."""
+        with open(log, "w") as out:
+            try:
+                return subprocess.run([program] + list(args), cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                      env=dict(self.env, **(env or {})), timeout=timeout).returncode
+            except subprocess.TimeoutExpired:
+                out.write("\n(timed out after %d s)\n" % timeout)
+                return -1
+
+    def test(self, project_dir, label, env=None):
+        """`dotnet test` of an already built project (no Hang tests); asserts that it ran tests and
+        none failed, naming each failed test with its message. Returns the number passed."""
+        trx = self.work / ("%s.trx" % label)
+        log = self.work / ("test-%s.log" % label)
+        status = self.run(["test", "--no-build", "--disable-build-servers", "-nologo",
+                           "-p:MalachiteVersion=" + self.version, "--filter", "Category!=Hang",
+                           "--logger", "trx;LogFileName=" + str(trx)], project_dir, log, env=env)
+        results = trx_results(trx) if trx.exists() else []
+        failed = ["%s: %s" % (name, message) for name, outcome, message in results if outcome == "Failed"]
+        passed = sum(1 for _, outcome, _ in results if outcome == "Passed")
+        tail = "\n".join(Path(log).read_text(errors="replace").splitlines()[-60:])
+        assert not failed, "%s: %d tests failed:\n%s" % (label, len(failed), "\n".join(failed))
+        assert status == 0 and passed > 0, "%s: dotnet test exited %d with %d passed:\n%s" % (
+            label, status, passed, tail)
+        return passed
+
+
+def trx_results(path):
+    """(test name, outcome, error message) of each test in a .trx file (VSTest's results)."""
+    ns = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
+    results = []
+    for result in ET.parse(path).getroot().iterfind(".//t:UnitTestResult", ns):
+        message = result.find("t:Output/t:ErrorInfo/t:Message", ns)
+        results.append((result.get("testName"), result.get("outcome"),
+                        (message.text or "").strip() if message is not None else ""))
+    return results
+
+
+@pytest.fixture(scope="session")
+def work():
+    """A temporary directory for the whole run (feed, projects, logs), removed at its end."""
+    path = Path(tempfile.mkdtemp(prefix="malachite-dotnet-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def version():
+    return subprocess.run([str(ROOT / "scripts" / "package"), "--version"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def bundle(version):
+    """dist/'s release bundle for this machine (scripts/package makes it)."""
+    path = ROOT / "dist" / ("malachite-%s-linux-%s.tar.gz" % (version, ARCH))
+    if not path.exists():
+        unavailable("MALACHITE_PACKAGE_REQUIRED", "no %s: run scripts/package first" % path.relative_to(ROOT))
+    return path
+
+
+@pytest.fixture(scope="session")
+def dotnet(work, version):
+    if shutil.which("dotnet") is None:
+        if os.environ.get("CI") in ("true", "1"):
+            pytest.fail("no dotnet on PATH (CI has the .NET SDK for tests/e2e/dotnet)", pytrace=False)
+        pytest.skip("no dotnet on PATH (install the .NET SDK 10)")
+    return Dotnet(work, version)
+
+
+@pytest.fixture(scope="session")
+def feed(dotnet, bundle, work, version):
+    """clients/dotnet/pack's three .nupkg files in a folder feed (the examples' nuget.config names
+    it feed/): {package id: path}."""
+    feed = work / "examples" / "feed"
+    args = ["--out", str(feed)] + (["--require-arm64"] if is_required("MALACHITE_REQUIRE_ARM64") else [])
+    log = work / "pack.log"
+    status = dotnet.run(args, ROOT, log, program=str(ROOT / "clients" / "dotnet" / "pack"))
+    assert status == 0, "clients/dotnet/pack exited %d:\n%s" % (status, log.read_text()[-4000:])
+    return {package: feed / ("%s.%s.nupkg" % (package, version)) for package in PACKAGES}
+
+
+@pytest.fixture(scope="session")
+def examples(dotnet, feed, work, version):
+    """tests/e2e/clients/dotnet's example and behaviour projects copied to a clean directory beside
+    the feed, restored from it and NuGet's registry (never a ProjectReference) and built once."""
+    examples = work / "examples"
+    for project in PROJECTS:
+        folder = project.split("/")[0]
+        shutil.copytree(HERE / folder, examples / folder, ignore=shutil.ignore_patterns("bin", "obj", "TestResults"))
+    for name in ("Directory.Build.props", "nuget.config"):
+        shutil.copy(HERE / name, examples / name)
+    (examples / "Examples.slnx").write_text(
+        "<Solution>\n%s</Solution>\n" % "".join('  <Project Path="%s" />\n' % p for p in PROJECTS))
+    dotnet.forget_malachite()
+    log = work / "build.log"
+    status = dotnet.run(["build", "Examples.slnx", "-m:1", "--disable-build-servers", "-nologo", "-v", "quiet",
+                         "-p:MalachiteVersion=" + version], examples, log)
+    assert status == 0, "restore and build of the examples from the feed failed:\n" + errors_of(log)
+    return examples
+
+
+@pytest.fixture(scope="session")
+def console_dll(examples):
+    return examples / "console" / "bin" / "Debug" / "net10.0" / "Malachite.Examples.Console.dll"
+
+
+CURL = """#!/usr/bin/env bash
+# The README's curl: serves the release's URLs from the feed (as the release will hold them) and
+# fetches nothing else.
+out="" url=""
+while (($#)); do case "$1" in -o) out="$2"; shift 2 ;; -*) shift ;; *) url="$1"; shift ;; esac; done
+prefix="https://github.com/$REPO/releases/download/v$V/"
+[[ -n "$out" && "$url" == "$prefix"* && -f "$MALACHITE_FEED/${url#"$prefix"}" ]] ||
+  { echo "curl (tests/e2e/clients/dotnet): not a file of the release: $url" >&2; exit 22; }
+cp "$MALACHITE_FEED/${url#"$prefix"}" "$out"
+"""
+
+
+@pytest.fixture(scope="session")
+def new_user(dotnet, feed, work, version):
+    """new_user(runner) -> the folder of a project a new user makes for xunit or nunit: an empty
+    folder, `dotnet new <runner>`, the README's nuget.config and commands as written
+    (new-user/add-packages.sh, its curl served from the feed), the README's examples in place of
+    the template's test, built. Made once per runner."""
+    shim = work / "shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "curl").write_text(CURL)
+    (shim / "curl").chmod(0o755)
+    made = {}
+
+    def make(runner):
+        if runner not in made:
+            folder = work / "new-user" / ("Orders.%sTests" % runner.capitalize())  # dotnet new names it so
+            folder.mkdir(parents=True)
+            # A new user's NuGet cache has no Malachite.*: they come from the sources nuget.config names.
+            dotnet.forget_malachite()
+            log = work / ("new-user-%s.log" % runner)
+            script = ("set -euo pipefail\n"
+                      "dotnet new %s --no-restore --no-update-check\n"
+                      "rm UnitTest1.cs\n"
+                      "cp '%s' .\n"
+                      "PATH='%s':$PATH V='%s' REPO=example/malachite MALACHITE_FEED='%s' bash -euo pipefail '%s'\n"
+                      "cp '%s'/*.cs .\n"
+                      "dotnet build -m:1 --disable-build-servers -nologo -v quiet\n") % (
+                          runner, HERE / "new-user" / "nuget.config", shim, version, feed["Malachite.Server"].parent,
+                          HERE / "new-user" / "add-packages.sh", HERE / runner)
+            status = dotnet.run(["-c", script], folder, log, program="bash")
+            made[runner] = (folder, status, log)
+        folder, status, log = made[runner]
+        assert status == 0, "a new %s project with the README's nuget.config and commands failed:\n%s" % (
+            runner, errors_of(log, ("error", "warn", "curl")))
+        return folder
+
+    return make
