@@ -9,10 +9,11 @@
 //   node --test --test-concurrency=1 tests/e2e/clients/node/*.test.mjs      (after scripts/package)
 //
 // The binary comes from the binary package, as for a user: MALACHITE_BINARY is unset for the
-// project. No bundle in dist/: skipped (MALACHITE_PACKAGE_REQUIRED=1: failed); MALACHITE_REQUIRE_ARM64=1:
-// the aarch64 bundle must be there too. No Docker engine: the Testcontainers tests are skipped
-// (MALACHITE_DOCKER_REQUIRED=1: failed). The project's node_modules are cached in
-// ~/.cache/malachite/node-client, keyed by its lock, Node and npm.
+// project. No bundle in dist/: skipped (MALACHITE_PACKAGE_REQUIRED=1: failed);
+// MALACHITE_REQUIRE_ARM64=1: the aarch64 bundle must be there too. No Docker engine (or
+// MALACHITE_NODE_CLIENT_DOCKER=0): the Testcontainers test is skipped (MALACHITE_DOCKER_REQUIRED=1:
+// failed). The project's node_modules are cached in ~/.cache/malachite/node-client, keyed by its
+// lock, Node and npm.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -243,22 +244,29 @@ test("bench/client_start.mjs runs against the installed package (figures printed
 });
 
 // ---- @malachite/testcontainers with a real Docker engine ----------------------------------------
-// scripts/docker-engine.bash in a bash process that holds the engine (and its lock) until its stdin
-// closes: when this test ends, or its process dies, the engine it started stops.
-const engineScript = `
-set -uo pipefail
-repo_root="$1" work="$2"
-skip() { echo "unavailable: $*"; exit 3; }
-source "$repo_root/scripts/docker-engine.bash"
-trap 'engine_stop; engine_remove_work "$work"' EXIT
-mkdir -p "$work"
-engine_start "$work"
-echo "ready \${DOCKER_HOST:-} $engine_what"
-read -r _ || true
+// tests/docker/engine.py (the running engine, or Debian's dockerd started under a lock) in a Python
+// process that holds the engine until its stdin closes: when this test ends, or its process dies,
+// the engine it started stops and the host is put back as it was.
+const engineProgram = `
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from engine import Engine
+engine = Engine(sys.argv[2])
+why = engine.start()
+if why:
+    engine.stop()
+    print("unavailable: " + why, flush=True)
+    sys.exit(3)
+print("ready %s %s" % (os.environ.get("DOCKER_HOST", ""), engine.what), flush=True)
+try:
+    sys.stdin.read()
+finally:
+    engine.stop()
 `;
 
 function startEngine() {
-  const child = spawn("bash", ["-c", engineScript, "engine", repoRoot, join(work, "engine")], { stdio: ["pipe", "pipe", "pipe"] });
+  const args = ["-c", engineProgram, join(repoRoot, "tests", "docker"), join(work, "engine")];
+  const child = spawn("/usr/bin/python3", args, { stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
     child.on("error", reject);
@@ -277,11 +285,11 @@ function startEngine() {
 }
 
 test("@malachite/testcontainers with a Docker engine: the README example and project/testcontainers.test.mjs", async (t) => {
-  const p = await ready(t);
-  if (!p) return;
   if (process.env.MALACHITE_NODE_CLIENT_DOCKER === "0") {
     return unavailable(t, "MALACHITE_DOCKER_REQUIRED", "MALACHITE_NODE_CLIENT_DOCKER=0 leaves the Docker engine out");
   }
+  const p = await ready(t);
+  if (!p) return;
   const engine = await startEngine();
   if (engine.unavailable) return unavailable(t, "MALACHITE_DOCKER_REQUIRED", engine.unavailable);
   const env = projectEnv(engine.host ? { DOCKER_HOST: engine.host } : {});
