@@ -13,9 +13,13 @@ servers (another scope, seed or flags) and accounts on them come from the fixtur
 `pytest_malachite.factories`, assigned to names in a conftest.py:
 
     malachite_seeded = factories.malachite_server(scope="module", seed="tests/fixtures")
+
+resolve_binary() says which binary start_malachite would run (for its command-line tools, such as
+`malachite import`), or raises MalachiteBinaryError.
 """
 from ._errors import (MalachiteAdminError, MalachiteBinaryError, MalachiteError,
                       MalachiteStartError)
+from ._binary import resolve_binary
 from ._server import DEV_ACCOUNT, DEV_KEY, Account, Malachite, start_malachite
 
 try:
@@ -26,5 +30,5 @@ except ImportError:  # a source checkout: clients/python/build-wheel stamps the 
 __all__ = [
     "Account", "DEV_ACCOUNT", "DEV_KEY", "Malachite", "MalachiteAdminError",
     "MalachiteBinaryError", "MalachiteError", "MalachiteStartError", "__version__",
-    "start_malachite",
+    "resolve_binary", "start_malachite",
 ]

@@ -5,6 +5,8 @@ Lifeline: the server runs with --exit-with-stdin and its stdin is a pipe whose w
 process holds (subprocess makes it close-on-exec). When this process ends in any way, SIGKILL
 included, the kernel closes the pipe and the server stops. stdout and stderr are drained by daemon
 threads (a full pipe would block the server); the last lines of each are kept for error messages.
+With log_file, stderr (the server's log) goes straight to that file instead, and its last lines
+are read from there.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import IO, Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
+from typing import (IO, Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 from ._binary import resolve_binary, this_platform
 from ._errors import MalachiteAdminError, MalachiteBinaryError, MalachiteStartError
@@ -32,6 +35,7 @@ DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFP
 
 _READY = re.compile(r"^malachite: listening on (\S+):(\d+)\s*$")
 _KEPT_LINES = 20
+_TAIL_BYTES = 64 * 1024
 _STOP_GRACE_S = 5.0
 # Admin requests go straight to the server, whatever HTTP(S)_PROXY says.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -98,10 +102,35 @@ class _Drain(threading.Thread):
             self.done.set()
 
 
+class _LogTail:
+    """The last lines of a log file from `offset` on: the server's stderr when start_malachite
+    was given log_file (the server writes it directly: nothing to drain)."""
+
+    def __init__(self, path: str, offset: int) -> None:
+        self.path = path
+        self.offset = offset
+
+    @property
+    def lines(self) -> Deque[str]:
+        try:
+            with open(self.path, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                f.seek(max(self.offset, size - _TAIL_BYTES))
+                text = f.read().decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        return collections.deque(text.splitlines(), maxlen=_KEPT_LINES)
+
+    def join(self, timeout: Optional[float] = None) -> None:
+        """Nothing to wait for (the drains' interface)."""
+
+
 class Malachite:
     """A running server (made by start_malachite). Attributes: `host`, `port`, `endpoint`
     (http://127.0.0.1:<port>), `account`/`key`/`table_url`/`connection_string` of the always-present
-    development account devstoreaccount1, `pid`, `binary`, `data_dir` (None in memory).
+    development account devstoreaccount1, `pid`, `binary`, `data_dir` (None in memory), `log_file`
+    (the file its log goes to, None unless start_malachite was given one), `process` (its
+    subprocess.Popen: its stdin is the lifeline pipe, closing it stops the server).
     A context manager: stop() on exit."""
 
     account = DEV_ACCOUNT
@@ -109,12 +138,13 @@ class Malachite:
 
     def __init__(self, process: "subprocess.Popen[bytes]", binary: str, host: str, port: int,
                  data_dir: Optional[str], owned_dir: Optional[str], out: _Drain,
-                 err: _Drain) -> None:
+                 err: Union[_Drain, _LogTail], log_file: Optional[str] = None) -> None:
         self.process = process
         self.binary = binary
         self.host = "127.0.0.1" if host in ("0.0.0.0", "::", "[::]") else host
         self.port = port
         self.data_dir = data_dir
+        self.log_file = log_file
         self._owned_dir = owned_dir
         self._out = out
         self._err = err
@@ -142,7 +172,8 @@ class Malachite:
         return self.process.poll() is None
 
     def output(self) -> str:
-        """The last lines the server printed (stdout, then stderr)."""
+        """The last lines the server printed (stdout, then stderr; with log_file, the last lines
+        of that file this server wrote)."""
         return "\n".join(list(self._out.lines) + list(self._err.lines))
 
     # -- accounts and reset ----------------------------------------------------------------------
@@ -209,6 +240,18 @@ class Malachite:
         with self._stop_lock:
             return self._stop()
 
+    def kill(self) -> int:
+        """Kills the server with SIGKILL at once, as a crash would (no graceful stop: what was
+        not yet durable is lost), and removes a data directory start_malachite made; a data_dir
+        you gave stays, so start_malachite(data_dir=...) can restart on it. Returns the exit
+        status (-9; the earlier one when it had already stopped). May be called from any thread,
+        before or after stop()."""
+        with self._stop_lock:
+            if self.exit_status is None and self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+            return self._stop()
+
     def _stop(self) -> int:
         if self.exit_status is None:
             if self.process.poll() is None:
@@ -230,7 +273,8 @@ class Malachite:
             self._err.join(timeout=1.0)
             for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
                 try:
-                    stream.close()  # type: ignore[union-attr]
+                    if stream is not None:  # stderr is None with log_file
+                        stream.close()
                 except OSError:
                     pass
             if self._owned_dir is not None:
@@ -249,19 +293,29 @@ class Malachite:
 
 def start_malachite(port: int = 0, in_memory: bool = True, data_dir: Optional[PathLike] = None,
                     seed: Optional[PathLike] = None, args: Sequence[str] = (),
-                    binary: Optional[PathLike] = None, start_timeout: float = 10.0) -> Malachite:
+                    binary: Optional[PathLike] = None, start_timeout: float = 10.0,
+                    env: Optional[Mapping[str, str]] = None,
+                    log_file: Optional[PathLike] = None) -> Malachite:
     """Starts malachite on 127.0.0.1 and returns once it listens.
 
     port: 0 (default) picks a free one. Data: in memory (default: nothing left behind, even after
     SIGKILL), or in `data_dir` (kept), or with in_memory=False and no data_dir in a temporary
     directory removed by stop(). seed: a directory of <table>.jsonl/.csv fixtures, loaded at start
     and by reset(). args: more flags (see `malachite --help`), after the ones above, so they win.
-    binary: the binary to run, else $MALACHITE_BINARY, else the wheel's own.
+    binary: the binary to run, else $MALACHITE_BINARY, else the wheel's own (a wrapper script that
+    ends in `exec <binary> "$@"` works too). env: more environment variables for the server, over
+    this process's (e.g. {"MALACHITE_FAULTS": ...}). log_file: the server's log (its stderr) is
+    appended to this file, created when missing, as it is written; it stays after stop(), and a
+    server restarted on the same file appends to it (default: kept in memory, last lines only).
 
     Raises MalachiteBinaryError (no binary for this platform), MalachiteStartError (the server's own
-    `malachite: ...` message when it exits at start, or no ready line within start_timeout).
+    `malachite: ...` message when it exits at start, or no ready line within start_timeout), and
+    OSError when log_file cannot be opened for appending.
     """
     path, _source = resolve_binary(binary)
+    log_path = os.fspath(log_file) if log_file is not None else None
+    log: Optional[IO[bytes]] = open(log_path, "ab") if log_path is not None else None
+    log_offset = log.tell() if log is not None else 0  # where this server's lines will start
     owned_dir = None
     command = [path, "--host", "127.0.0.1", "--port", str(int(port)), "--exit-with-stdin"]
     if data_dir is not None:
@@ -278,13 +332,18 @@ def start_malachite(port: int = 0, in_memory: bool = True, data_dir: Optional[Pa
 
     try:
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, close_fds=True)
+                                   stderr=log if log is not None else subprocess.PIPE,
+                                   close_fds=True,
+                                   env=dict(os.environ, **env) if env is not None else None)
     except OSError as e:
         if owned_dir:
             shutil.rmtree(owned_dir, ignore_errors=True)
         raise MalachiteBinaryError("pytest-malachite: cannot run %s on %s: %s; set MALACHITE_BINARY "
                                    "to a malachite binary for this machine"
                                    % (path, this_platform(), e)) from None
+    finally:
+        if log is not None:
+            log.close()  # the server has its own descriptor of it
 
     ready = threading.Event()
     found: Dict[str, Any] = {}
@@ -296,9 +355,13 @@ def start_malachite(port: int = 0, in_memory: bool = True, data_dir: Optional[Pa
             ready.set()
 
     out = _Drain(process.stdout, "malachite-stdout-%d" % process.pid, on_stdout)  # type: ignore[arg-type]
-    err = _Drain(process.stderr, "malachite-stderr-%d" % process.pid)  # type: ignore[arg-type]
+    err: Union[_Drain, _LogTail]
+    if log_path is not None:
+        err = _LogTail(log_path, log_offset)
+    else:
+        err = _Drain(process.stderr, "malachite-stderr-%d" % process.pid)  # type: ignore[arg-type]
+        err.start()
     out.start()
-    err.start()
 
     deadline = time.monotonic() + start_timeout
     while not ready.is_set() and not out.done.is_set() and time.monotonic() < deadline:
@@ -307,7 +370,8 @@ def start_malachite(port: int = 0, in_memory: bool = True, data_dir: Optional[Pa
             out.done.wait(1.0)  # the ready line may still be in the pipe
             break
     if "port" in found:
-        return Malachite(process, path, found["host"], found["port"], data_dir, owned_dir, out, err)
+        return Malachite(process, path, found["host"], found["port"], data_dir, owned_dir, out, err,
+                         log_path)
 
     if process.poll() is None:  # no ready line in time (or stdout closed): it will not serve
         process.kill()
@@ -319,7 +383,8 @@ def start_malachite(port: int = 0, in_memory: bool = True, data_dir: Optional[Pa
     err.join(timeout=1.0)
     for stream in (process.stdin, process.stdout, process.stderr):
         try:
-            stream.close()  # type: ignore[union-attr]
+            if stream is not None:
+                stream.close()
         except OSError:
             pass
     if owned_dir:

@@ -17,7 +17,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Callable, Iterator, List, Literal, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple
 
 import pytest
 
@@ -31,7 +31,8 @@ _SCOPES = ("session", "package", "module", "class", "function")
 def malachite_server(scope: Scope = "session", *, port: int = 0, in_memory: bool = True,
                      data_dir: Optional[PathLike] = None, seed: Optional[PathLike] = None,
                      args: Sequence[str] = (), binary: Optional[PathLike] = None,
-                     start_timeout: float = 10.0
+                     start_timeout: float = 10.0, env: Optional[Mapping[str, str]] = None,
+                     log_file: Optional[PathLike] = None
                      ) -> Callable[[pytest.FixtureRequest], Iterator[Malachite]]:
     """Returns a fixture of `scope` that starts a Malachite server (start_malachite) and stops it
     at the end of that scope; under pytest-xdist each worker has its own, stopped as soon as the
@@ -40,8 +41,9 @@ def malachite_server(scope: Scope = "session", *, port: int = 0, in_memory: bool
     seed and binary: None (default) takes the command line's --malachite-seed / --malachite-binary
     (or the ini keys malachite_seed / malachite_binary; then $MALACHITE_BINARY, the wheel's own
     binary). args: more malachite flags, after those of --malachite-arg / malachite_args (so these
-    win). port, in_memory, data_dir, start_timeout: as start_malachite's. A relative seed, data_dir
-    or binary is relative to pytest's rootdir (where its ini file is), wherever pytest runs.
+    win). port, in_memory, data_dir, start_timeout, env, log_file: as start_malachite's. A relative
+    seed, data_dir, binary or log_file is relative to pytest's rootdir (where its ini file is),
+    wherever pytest runs.
 
     Raises ValueError for an unknown scope, TypeError for args that are not a sequence of strings;
     the fixture raises MalachiteBinaryError and MalachiteStartError as start_malachite does.
@@ -52,6 +54,7 @@ def malachite_server(scope: Scope = "session", *, port: int = 0, in_memory: bool
         raise TypeError("malachite_server(args=%r): a list of flags, e.g. [\"--throttling\", "
                         "\"off\"]" % (args,))
     extra_args = list(args)
+    extra_env = dict(env) if env is not None else None
 
     def malachite_server_fixture(request: pytest.FixtureRequest) -> Iterator[Malachite]:
         configured_binary, configured_seed, configured_args = _settings(request.config)
@@ -62,7 +65,8 @@ def malachite_server(scope: Scope = "session", *, port: int = 0, in_memory: bool
             seed=root / seed if seed is not None else configured_seed,
             args=configured_args + extra_args,
             binary=root / binary if binary is not None else configured_binary,
-            start_timeout=start_timeout)
+            start_timeout=start_timeout, env=extra_env,
+            log_file=root / log_file if log_file is not None else None)
         if os.environ.get("PYTEST_XDIST_WORKER"):
             _stop_when_parent_dies(server)
         try:
