@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from conftest import ARCH, PACKAGES, RID_ARCH, figure
+from nuget_projects import PACKAGES, RID_ARCH, figure
 from required import unavailable
 
 ELF_MACHINE = {"x86_64": 62, "aarch64": 183}

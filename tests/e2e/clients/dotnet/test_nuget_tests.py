@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import figure
+from nuget_projects import figure
 
 
 def pid_gone(pid):

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import ARCH, ROOT, figure
+from nuget_projects import ARCH, ROOT, figure
 from required import unavailable
 
 # Starts (or finds) the engine, prints "ready <DOCKER_HOST> <what>" or "skip <why>", and holds the
