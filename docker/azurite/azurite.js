@@ -225,7 +225,16 @@ async function Main() {
   const stop = async (status) => {
     if (stopping) return;
     stopping = true;
-    for (const run of runs) if (run.status === null) run.child.kill("SIGTERM");
+    for (const run of runs) {
+      if (run.status !== null) continue;
+      // Emulator: Azurite's programs leave their telemetry client running after "successfully
+      // closed", so that they would exit only at docker stop's SIGKILL; once closed they are ended.
+      run.lines.on("line", (line) => {
+        if (!/ service successfully closed$/.test(line)) return;
+        setTimeout(() => run.child.kill("SIGKILL"), 100).unref();
+      });
+      run.child.kill("SIGTERM");
+    }
     // A program that does not stop within docker stop's grace period is killed.
     const killTimer = setTimeout(() => runs.forEach((run) => run.status === null && run.child.kill("SIGKILL")), 9000);
     await Promise.all(runs.map((run) => run.exited));

@@ -1,10 +1,10 @@
 // Usage: node prune-node-modules.js <node_modules>
-// Removes what `require` never loads from the image's node_modules (npm ci of package-lock.json
-// here): the ES-module and browser builds beside a package's CommonJS "main" (OpenTelemetry and
+// Removes what `require` never loads from the image's node_modules (npm ci --omit=dev of the
+// repository's package-lock.json, scripts/azurite-image-root): the ES-module and browser builds beside a package's CommonJS "main" (OpenTelemetry and
 // the Azure SDKs ship two or three builds of everything), source maps and TypeScript
 // declarations. Azurite is CommonJS and loads its dependencies with require(), so this cuts
-// node_modules from about 360 MB to 120 MB without changing what runs; scripts/check-azurite-image
-// exercises Blob and Queue from the pruned tree. Prints what it removed.
+// node_modules from about 360 MB to 120 MB without changing what runs; the image's tests
+// (tests/docker/test_azurite_image.py) exercise Blob and Queue from the pruned tree. Prints what it removed.
 "use strict";
 const fs = require("fs");
 const path = require("path");

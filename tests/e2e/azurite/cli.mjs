@@ -1,4 +1,5 @@
-// For scripts/check-azurite-image: one step against a running emulator, from a connection string.
+// For tests/docker (the Azurite-compatible image's tests): one step against a running emulator,
+// from a connection string.
 //   node cli.mjs program <connection string>   the whole storage program; prints its JSON result
 //   node cli.mjs host-program                  the same against npm azurite started on this host
 //   node cli.mjs write <connection string>     a blob, a queue message and a table entity

@@ -1,4 +1,4 @@
-// npm azurite (the repository's devDependency, node_modules/.bin/azurite) started on this host on
+// npm azurite (the repository's one pin, node_modules/.bin/azurite) started on this host on
 // free loopback ports with a temp workspace: the reference the compatibility image is compared with.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -2,7 +2,7 @@
 // name instead of Azurite's: it starts it (entrypoint `azurite`, Azurite's flags, waiting for the
 // three "... service is successfully listening" lines), and one program using its
 // getConnectionString() sees the same Blob, Queue and Table results as with npm azurite on this
-// host. Run by scripts/check-azurite-image with
+// host (the same pinned version). Run by tests/docker/test_azurite_image.py with
 //   MALACHITE_AZURITE_IMAGE   the image (malachite:<version>-azurite)
 //   DOCKER_HOST               its engine; TESTCONTAINERS_RYUK_DISABLED=true where Ryuk's image cannot
 //                             be pulled (each test stops its container itself)
