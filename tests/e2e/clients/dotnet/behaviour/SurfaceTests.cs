@@ -120,6 +120,7 @@ public sealed class SurfaceTests
         var account = await server.CreateAccountAsync();
         int port = server.Port, pid = server.ProcessId;
         Assert.True(Support.Accepts(port));
+        Assert.Null(server.ExitCode);
 
         var clock = System.Diagnostics.Stopwatch.StartNew();
         await server.StopAsync();
@@ -128,6 +129,7 @@ public sealed class SurfaceTests
         Assert.True(server.HasExited);
         Assert.True(Support.ProcessGone(pid));
         Assert.False(Support.Accepts(port));
+        Assert.True(server.ExitCode == 0, $"a graceful stop exited with {server.ExitCode}");
         await server.StopAsync();
         await server.DisposeAsync();
         await account.DisposeAsync();  // the server is gone, so is the account: no error
@@ -144,6 +146,9 @@ public sealed class SurfaceTests
         var e = await Assert.ThrowsAsync<MalachiteException>(() => server.CreateAccountAsync());
         Assert.Contains($"(pid {server.ProcessId}) exited with status 137", e.Message);
         Assert.Equal(137, e.ExitCode);
+        Assert.Equal(137, server.ExitCode);
+        await server.StopAsync();
+        Assert.Equal(137, server.ExitCode);  // still the crash's status once stopped
     }
 
     [Fact]
