@@ -8,6 +8,11 @@ up to 30 minutes for ~/.cache/malachite/dockerd.lock, the lock every check that 
 takes. Engine.stop() stops the engine it started and puts back what dockerd changes on the host:
 its bridge, its iptables rules, ip_forward and the FORWARD policy.
 
+As a program, for suites in other runners (node:test, the .NET clients' tests):
+    /usr/bin/python3 tests/docker/engine.py <work dir>
+prints "ready <DOCKER_HOST or nothing> <what>" and holds the engine until its standard input
+closes (then stops it), or prints "unavailable: <why>" and exits 3.
+
 Docker runs the docker command line and remembers the containers, volumes and images made through
 it, so that remove_all() leaves the engine as it found it.
 """
@@ -16,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -209,3 +215,22 @@ class Docker:
             self("volume", "rm", "-f", volume, check=False)
         for image in self.images:
             self("rmi", "-f", image, check=False)
+
+
+def main(argv):
+    engine = Engine(argv[1])
+    why = engine.start()
+    if why is not None:
+        engine.stop()
+        print("unavailable: " + why, flush=True)
+        return 3
+    print("ready %s %s" % (os.environ.get("DOCKER_HOST", ""), engine.what), flush=True)
+    try:
+        sys.stdin.read()
+    finally:
+        engine.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
