@@ -2,7 +2,7 @@
 tagged malachite:<version>, and testcontainers/ (the README's Testcontainers example and the
 module's behaviour: the image required, seed, reset, accounts through the mapped port) run with
 MALACHITE_IMAGE naming it. The engine is the running one, or Debian's dockerd started by
-scripts/docker-engine.bash; without one the tests skip saying why (MALACHITE_DOCKER_REQUIRED=1:
+tests/docker/engine.py; without one the tests skip saying why (MALACHITE_DOCKER_REQUIRED=1:
 they fail). The containers and an image that did not exist before are removed.
 """
 import subprocess
@@ -12,31 +12,23 @@ import pytest
 from nuget_projects import ARCH, ROOT, figure
 from required import unavailable
 
-# Starts (or finds) the engine, prints "ready <DOCKER_HOST> <what>" or "skip <why>", and holds the
-# engine until its standard input closes, then stops it (the engine helper's EXIT trap).
-ENGINE = """
-repo_root="$1"; work="$2"
-source "$repo_root/scripts/docker-engine.bash"
-skip() { echo "skip $*"; exit 0; }
-trap 'engine_stop; engine_remove_work "$work"' EXIT
-engine_start "$work" >&2
-echo "ready ${DOCKER_HOST:-} $engine_what"
-cat >/dev/null
-"""
+# tests/docker/engine.py: starts (or finds) the engine, prints "ready <DOCKER_HOST> <what>" or
+# "unavailable: <why>", and holds the engine until its standard input closes, then stops it.
+ENGINE = ROOT / "tests/docker/engine.py"
 
 
 @pytest.fixture(scope="module")
 def engine(dotnet, work):
     """The environment that reaches a Docker engine (DOCKER_HOST when one was started)."""
     (work / "engine").mkdir()
-    holder = subprocess.Popen(["bash", "-c", ENGINE, "engine", str(ROOT), str(work / "engine")],
+    holder = subprocess.Popen(["/usr/bin/python3", str(ENGINE), str(work / "engine")],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = holder.stdout.readline().strip()
     if not line.startswith("ready "):
         holder.stdin.close()
         holder.wait()
         unavailable("MALACHITE_DOCKER_REQUIRED", "no Docker engine for Malachite.Testcontainers: " +
-                    (line[len("skip "):] if line.startswith("skip ") else "the engine helper said nothing"))
+                    (line[len("unavailable: "):] if line.startswith("unavailable: ") else "the engine helper said nothing"))
     _, host, what = (line.split(" ", 2) + [""])[:3]
     print("engine: " + what)
     env = dict(dotnet.env, DOCKER_HOST=host) if host.startswith("unix://") else dict(dotnet.env)
