@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 
-from conftest import DEV_ACCOUNT, DEV_KEY, MalachiteServer, stop_checked
+from conftest import DEV_ACCOUNT, DEV_KEY, start, stop_checked
 
 OUTSIDE = "198.18.0.1"
 
@@ -67,7 +67,7 @@ def main():
     subprocess.run(["ip", "addr", "add", OUTSIDE + "/32", "dev", "lo"], check=True)
     results = {}
     for flags in ([], ["--admin-open"], ["--loose"]):
-        server = MalachiteServer(extra_args=["--host", "0.0.0.0"] + flags).start()
+        server = start(args=["--host", "0.0.0.0"] + flags)
         try:
             results[" ".join(flags) or "default"] = checks(server.port)
         finally:

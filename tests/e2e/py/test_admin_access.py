@@ -67,7 +67,7 @@ def test_admin_open_and_loose_open_the_admin_endpoints(results, flags):
 def _admin(server, method, path, headers):
     import urllib.error
     import urllib.request
-    url = server.account_url.rsplit("/", 1)[0] + path
+    url = server.endpoint + path
     try:
         with urllib.request.urlopen(urllib.request.Request(url, method=method, headers=headers), timeout=10) as r:
             return r.status
@@ -80,7 +80,7 @@ def test_a_browser_page_of_another_site_cannot_reset_or_fault_through_loopback(s
     DNS name makes it same-origin. Neither gets the loopback pass (scripts, which send no Origin,
     still do)."""
     service.create_table("keepme")
-    host = server.account_url.split("/")[2]
+    host = server.endpoint.split("/")[2]
     evil = {"Origin": "https://evil.example", "Host": host}
     assert _admin(server, "POST", "/-/reset?seed=false", evil) == 403
     assert _admin(server, "POST", "/-/faults", dict(evil, **{"Content-Type": "application/json"})) == 403

@@ -1,5 +1,7 @@
 """`azurite-table`: the binary under the name of Azurite's table command takes Azurite's flags and
-variables (config/azurite_args.h), and the Python SDK sees the service it expects."""
+variables (config/azurite_args.h), and the Python SDK sees the service it expects. It runs as
+Azurite's users run it, not through pytest_malachite: under this name it takes Azurite's flags
+only, and the ready line it prints (Azurite's) is part of what is checked."""
 import os
 import re
 import shutil
@@ -13,8 +15,7 @@ import pytest
 from azure.core.exceptions import ClientAuthenticationError
 from azure.data.tables import TableServiceClient
 
-from conftest import unique_name
-from malachite_server import DEV_ACCOUNT, DEV_KEY, binary_path
+from conftest import DEV_ACCOUNT, DEV_KEY, binary, unique_name
 
 _READY = re.compile(r"^Azurite Table service successfully started on ([0-9.]+):(\d+)$", re.M)
 EXTRA_KEY = "ZXh0cmEta2V5LWZvci1henVyaXRlLWFjY291bnRzLXRlc3Q="
@@ -27,7 +28,7 @@ class AzuriteTable:
         self.workdir = workdir
         link = workdir / "azurite-table"
         if not link.exists():
-            os.symlink(binary_path(), link)
+            os.symlink(binary(), link)
         self.log_path = workdir / ("azurite-table-%d.log" % time.monotonic_ns())
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
@@ -61,7 +62,7 @@ def refusal(workdir, args, env=None):
     """Runs azurite-table expecting a refusal: (exit status, stderr lines)."""
     link = workdir / "azurite-table"
     if not link.exists():
-        os.symlink(binary_path(), link)
+        os.symlink(binary(), link)
     done = subprocess.run([str(link)] + list(args), cwd=workdir, capture_output=True, text=True,
                           timeout=20, env=dict(os.environ, **(env or {})))
     return done.returncode, done.stderr.splitlines()

@@ -12,8 +12,7 @@ import pytest
 
 from azure.data.tables import TableTransactionError
 
-from conftest import unique_name
-from malachite_server import MalachiteServer, stop_checked
+from conftest import service_client, start, stop_checked, unique_name
 
 WRITERS = 8
 ROWS = 20
@@ -25,7 +24,7 @@ class BatchWriter(threading.Thread):
     def __init__(self, server, table_name, index):
         super().__init__(daemon=True)
         self.index = index
-        self.service = server.service_client(connection_timeout=5, read_timeout=10)
+        self.service = service_client(server, connection_timeout=5, read_timeout=10)
         self.client = self.service.get_table_client(table_name)
         self.acked = []  # partitions whose transaction returned success
         self.failed = []  # partitions whose transaction was refused (conflict on its last row)
@@ -57,11 +56,13 @@ class BatchWriter(threading.Thread):
 
 
 @pytest.mark.parametrize("durability", ["process", "full"])
-def test_batches_are_all_or_nothing_across_kill_9(durability):
-    server = MalachiteServer(extra_args=["--durability", durability]).start()
+def test_batches_are_all_or_nothing_across_kill_9(tmp_path, durability):
+    data_dir = str(tmp_path / "data")
+    args = ["--durability", durability]
+    server = start(data_dir=data_dir, args=args)
     table_name = unique_name("bdur")
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             service.create_table(table_name)
         writers = [BatchWriter(server, table_name, i) for i in range(WRITERS)]
         for w in writers:
@@ -69,13 +70,13 @@ def test_batches_are_all_or_nothing_across_kill_9(durability):
         deadline = time.monotonic() + MAX_SECONDS_BEFORE_KILL
         while time.monotonic() < deadline and sum(len(w.acked) for w in writers) < MIN_ACKED_BEFORE_KILL:
             time.sleep(0.02)
-        server.kill9()
+        server.kill()
         for w in writers:
             w.stop.set()
             w.join(timeout=30)
             w.service.close()
-        server.start()
-        with server.service_client() as service:
+        server = start(data_dir=data_dir, args=args)
+        with service_client(server) as service:
             stored = [(e["PartitionKey"], e["RowKey"])
                       for e in service.get_table_client(table_name).list_entities(select=["PartitionKey", "RowKey"])]
         counts = collections.Counter(pk for pk, _ in stored)

@@ -13,7 +13,7 @@ import time
 
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import service_client, start, stop_checked, unique_name
 
 BUDGET_MB = int(os.environ.get("BODY_BUDGET_MB", "32"))
 UPLOADERS = 200
@@ -69,19 +69,19 @@ class SlowUploader(threading.Thread):
 
 def test_small_inserts_are_served_while_200_slow_uploads_hold_the_large_share():
     budget = BUDGET_MB << 20
-    server = MalachiteServer(extra_args=["--body-memory-mb", str(BUDGET_MB), "--request-timeout",
-                                         str(REQUEST_TIMEOUT)]).start()
+    server = start(args=["--body-memory-mb", str(BUDGET_MB), "--request-timeout",
+                         str(REQUEST_TIMEOUT)])
     try:
-        with server.service_client(retry_total=0) as service:
+        with service_client(server, retry_total=0) as service:
             table = service.create_table(unique_name("fair"))
             table.create_entity({"PartitionKey": "p", "RowKey": "warm", "v": "x" * 1024})
-            baseline = _rss_bytes(server.process.pid)
+            baseline = _rss_bytes(server.pid)
             peak = [baseline]
             stop = threading.Event()
 
             def sample():
                 while not stop.is_set():
-                    peak[0] = max(peak[0], _rss_bytes(server.process.pid))
+                    peak[0] = max(peak[0], _rss_bytes(server.pid))
                     time.sleep(0.05)
 
             sampler = threading.Thread(target=sample, daemon=True)

@@ -11,11 +11,11 @@ import uuid
 import pytest
 from azure.data.tables import EdmType, EntityProperty, TableServiceClient
 
-from malachite_server import MalachiteServer, binary_path, stop_checked
+from conftest import binary, service_client, start, stop_checked
 
 
 def cli(*args):
-    return subprocess.run([binary_path(), *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([binary(), *args], capture_output=True, text=True, timeout=120)
 
 
 def reset_tables(base_url, seed=True):
@@ -31,14 +31,14 @@ def seeded():
         with open(os.path.join(seed, "people.jsonl"), "w") as f:
             f.write('{"PartitionKey":"a","RowKey":"1","Name":"Ada","Born@odata.type":"Edm.DateTime",'
                     '"Born":"1815-12-10T00:00:00Z"}\n')
-        srv = MalachiteServer(extra_args=["--seed", seed]).start()
+        srv = start(args=["--seed", seed])
         yield srv
         stop_checked(srv)
 
 
 def test_reset_restores_the_fixtures_between_tests(seeded):
     base = "http://127.0.0.1:%d" % seeded.port
-    with seeded.service_client() as service:
+    with service_client(seeded) as service:
         people = service.get_table_client("people")
         people.upsert_entity({"PartitionKey": "a", "RowKey": "2", "Name": "Temp"})
         service.create_table("scratch%s" % uuid.uuid4().hex[:8])
@@ -52,9 +52,10 @@ def test_reset_restores_the_fixtures_between_tests(seeded):
 
 
 def test_export_import_with_a_connection_string_and_offline(tmp_path):
-    srv = MalachiteServer().start()
+    data_dir = str(tmp_path / "data")
+    srv = start(data_dir=data_dir)
     try:
-        with srv.service_client() as service:
+        with service_client(srv) as service:
             table = service.create_table("pyexport%s" % uuid.uuid4().hex[:8])
             table.upsert_entity({
                 "PartitionKey": "p", "RowKey": "r",
@@ -69,7 +70,6 @@ def test_export_import_with_a_connection_string_and_offline(tmp_path):
             assert exported.stdout.startswith(
                 "PartitionKey,RowKey,Big:Int64,When:DateTime,Id:Guid,Raw:Binary,Ratio:Double,Text:String\n"
                 "p,r,9007199254740993,2024-02-29T23:59:59.1234567Z,01234567-89ab-cdef-0123-456789abcdef,AP8=,-Infinity,\"x,y\"\n")
-        data_dir = srv.data_dir
     finally:
         srv.stop()
     # Offline, on the stopped server's data dir: into a new table, then read with the SDK.
@@ -77,9 +77,9 @@ def test_export_import_with_a_connection_string_and_offline(tmp_path):
     csv.write_text(exported.stdout)
     imported = cli("import", str(csv), "--data-dir", data_dir)
     assert imported.returncode == 0, imported.stderr
-    srv2 = MalachiteServer(data_dir=data_dir).start()
+    srv2 = start(data_dir=data_dir)
     try:
-        with srv2.service_client() as service:
+        with service_client(srv2) as service:
             e = service.get_table_client("copy").get_entity("p", "r")
             assert e["Big"].value == 2**53 + 1
             assert e["Id"] == uuid.UUID("01234567-89ab-cdef-0123-456789abcdef")
@@ -88,4 +88,3 @@ def test_export_import_with_a_connection_string_and_offline(tmp_path):
             assert e["Text"] == "x,y"
     finally:
         stop_checked(srv2)
-        srv.cleanup()

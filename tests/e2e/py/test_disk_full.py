@@ -14,7 +14,7 @@ import tempfile
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, binary_path, stop_checked, unique_name, wire_error_code
+from conftest import binary, log, service_client, start, stop_checked, unique_name, wire_error_code
 
 BLOB = b"\x5a" * 60000
 
@@ -66,9 +66,8 @@ def test_a_full_tmpfs_answers_409_keeps_reads_and_takes_writes_once_space_is_fre
         # Ballast that the test removes later, standing for whatever else fills a real disk.
         with open(os.path.join(disk, "ballast"), "wb") as ballast:
             ballast.write(b"\0" * (4 << 20))
-        server = MalachiteServer(data_dir=os.path.join(disk, "data"),
-                                 extra_args=["--map-size-mb", "1024"]).start()
-        with server.service_client() as service:
+        server = start(data_dir=os.path.join(disk, "data"), args=["--map-size-mb", "1024"])
+        with service_client(server) as service:
             table = service.create_table(unique_name("full"))
             acked, failure = _fill(table, "r")
             _assert_full(failure)
@@ -85,20 +84,20 @@ def test_a_full_tmpfs_answers_409_keeps_reads_and_takes_writes_once_space_is_fre
             assert table.get_entity("p", "after")["blob"] == BLOB
 
         request_id = failure.response.headers["x-ms-request-id"]
-        log = server.log()
-        line = next((l for l in log.splitlines() if request_id in l), None)
-        assert line is not None, "no log line for request %s:\n%s" % (request_id, log)
+        logged = log(server)
+        line = next((l for l in logged.splitlines() if request_id in l), None)
+        assert line is not None, "no log line for request %s:\n%s" % (request_id, logged)
         assert "[warning]" in line and "InsertEntity" in line and "InsufficientAccountResources" in line
         assert "Input/output error" in line or "No space left" in line
         stop_checked(server)
         server = None
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()
         subprocess.run(["umount", "-l", disk], check=False)
 
 
-def test_in_memory_on_a_small_dev_shm_answers_409_too(tmp_path, monkeypatch):
+def test_in_memory_on_a_small_dev_shm_answers_409_too(tmp_path):
     # /dev/shm of 16 MiB, in a mount namespace that only the server sees (unshare without
     # --fork execs in place: the PID the test stops is the server's).
     wrapper = tmp_path / "small-shm-malachite"
@@ -106,12 +105,11 @@ def test_in_memory_on_a_small_dev_shm_answers_409_too(tmp_path, monkeypatch):
         "#!/bin/sh\n"
         "exec unshare --mount --propagation private sh -c "
         "'mount -t tmpfs -o size=16m tmpfs /dev/shm && exec \"$0\" \"$@\"' %s \"$@\"\n"
-        % binary_path())
+        % binary())
     wrapper.chmod(0o755)
-    monkeypatch.setenv("MALACHITE_BIN", str(wrapper))
-    server = MalachiteServer(extra_args=["--in-memory"]).start()
+    server = start(args=["--in-memory"], binary=wrapper)
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(unique_name("shm"))
             acked, failure = _fill(table, "m")
             _assert_full(failure)
@@ -121,4 +119,4 @@ def test_in_memory_on_a_small_dev_shm_answers_409_too(tmp_path, monkeypatch):
         server = None
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()

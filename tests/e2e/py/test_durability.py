@@ -14,8 +14,7 @@ from azure.core import MatchConditions
 from azure.core.exceptions import ResourceModifiedError
 from azure.data.tables import UpdateMode
 
-from conftest import unique_name
-from malachite_server import MalachiteServer, stop_checked
+from conftest import service_client, start, stop_checked, unique_name
 
 WRITERS = 16
 MIN_ACKED_BEFORE_KILL = 1500
@@ -28,7 +27,7 @@ class Writer(threading.Thread):
         super().__init__(daemon=True)
         self.index = index
         self.round_no = round_no
-        self.service = server.service_client(connection_timeout=5, read_timeout=10)
+        self.service = service_client(server, connection_timeout=5, read_timeout=10)
         self.client = self.service.get_table_client(table_name)
         self.acked_inserts = []  # (pk, rk) whose insert returned success
         self.acked_versions = {}  # (pk, rk) -> highest version whose upsert returned success
@@ -65,7 +64,7 @@ def run_round(server, table_name, round_no):
         if sum(len(w.acked_inserts) for w in writers) >= MIN_ACKED_BEFORE_KILL:
             break
         time.sleep(0.05)
-    server.kill9()  # mid-stream: writers are still sending
+    server.kill()  # mid-stream: writers are still sending
     for w in writers:
         w.stop.set()
         w.join(timeout=30)
@@ -74,7 +73,7 @@ def run_round(server, table_name, round_no):
 
 
 def check_all_acknowledged(server, table_name, writers):
-    with server.service_client() as service:
+    with service_client(server) as service:
         stored = {(e["PartitionKey"], e["RowKey"]): e["version"]
                   for e in service.get_table_client(table_name).list_entities(select=["PartitionKey", "RowKey", "version"])}
     missing = [k for w in writers for k in w.acked_inserts if k not in stored]
@@ -93,9 +92,9 @@ def test_acknowledged_writes_survive_kill_minus_9(tmp_path, durability):
     data_dir = str(tmp_path / "data")
     table_name = unique_name("durable")
     args = ["--durability", durability]
-    server = MalachiteServer(data_dir=data_dir, extra_args=args).start()
+    server = start(data_dir=data_dir, args=args)
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             service.create_table(table_name)
         all_writers = []
         for round_no in range(2):
@@ -106,12 +105,11 @@ def test_acknowledged_writes_survive_kill_minus_9(tmp_path, durability):
                   % (round_no, acked, upserts))
             assert acked > 100, "only %d writes acknowledged before the kill" % acked
             all_writers.extend(writers)
-            server.cleanup()  # the data dir is not the server's own: it stays
-            server = MalachiteServer(data_dir=data_dir, extra_args=args).start()
+            server = start(data_dir=data_dir, args=args)  # on the killed one's data dir
             stored = check_all_acknowledged(server, table_name, all_writers)
             assert stored >= sum(len(w.acked_inserts) for w in all_writers)
         # The restarted server still takes writes.
-        with server.service_client() as service:
+        with service_client(server) as service:
             service.get_table_client(table_name).create_entity({"PartitionKey": "after", "RowKey": "kill"})
     finally:
         stop_checked(server)
@@ -124,16 +122,16 @@ def test_etag_conditioned_increments_lose_no_update(durability):
     path the ETag check and the write are one step, so the counter ends at exactly the number of
     acknowledged increments."""
     threads_n, per_thread = 8, 25
-    server = MalachiteServer(extra_args=["--durability", durability]).start()
+    server = start(args=["--durability", durability])
     try:
         table_name = unique_name("counter")
-        with server.service_client() as service:
+        with service_client(server) as service:
             service.create_table(table_name).create_entity({"PartitionKey": "c", "RowKey": "n", "value": 0})
         acked = []
         errors = []
 
         def increment():
-            with server.service_client() as service:
+            with service_client(server) as service:
                 client = service.get_table_client(table_name)
                 for _ in range(per_thread):
                     for _attempt in range(10000):
@@ -157,7 +155,7 @@ def test_etag_conditioned_increments_lose_no_update(durability):
             t.join(timeout=300)
         assert not errors, errors[:3]
         assert len(acked) == threads_n * per_thread
-        with server.service_client() as service:
+        with service_client(server) as service:
             assert service.get_table_client(table_name).get_entity("c", "n")["value"] == len(acked)
     finally:
         stop_checked(server)

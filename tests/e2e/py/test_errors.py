@@ -5,12 +5,11 @@ from azure.core.exceptions import (ClientAuthenticationError, HttpResponseError,
 from azure.data.tables import TableServiceClient, UpdateMode
 from azure.core.credentials import AzureNamedKeyCredential
 
-from conftest import unique_name, wire_error_code
-from malachite_server import DEV_ACCOUNT
+from conftest import DEV_ACCOUNT, unique_name, wire_error_code
 
 
 def test_wrong_key_raises_client_authentication_error(server, table):
-    wrong = TableServiceClient(endpoint=server.account_url, retry_total=0,
+    wrong = TableServiceClient(endpoint=server.table_url, retry_total=0,
                                credential=AzureNamedKeyCredential(DEV_ACCOUNT, "d3Jvbmcga2V5IHdyb25nIGtleQ=="))
     with pytest.raises(ClientAuthenticationError) as info:
         list(wrong.list_tables())

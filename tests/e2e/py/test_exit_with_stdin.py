@@ -1,16 +1,16 @@
 """--exit-with-stdin: the server stops when its standard input ends, so a launcher that dies, even
-by SIGKILL, takes it along (server/net/stdin_lifeline.h)."""
+by SIGKILL, takes it along (server/net/stdin_lifeline.h). The launcher is pytest_malachite's,
+which runs the server with the flag and holds the one write end of its stdin."""
 import os
-import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
 
-from malachite_server import binary_path
+import pytest_malachite
 
-_LISTENING = re.compile(rb"malachite: listening on [0-9.]+:(\d+)")
+from conftest import binary, log, start
 
 
 def _gone(pid):
@@ -31,32 +31,23 @@ def _wait_gone(pid, seconds):
     return _gone(pid)
 
 
-def _start(stdin):
-    process = subprocess.Popen(
-        [binary_path(), "--port", "0", "--in-memory", "--exit-with-stdin"],
-        stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    return process
-
-
 def test_closing_stdin_stops_the_server_gracefully():
-    process = _start(subprocess.PIPE)
+    server = start(args=["--in-memory", "--log-level", "info"])
     try:
-        line = b""
-        while not _LISTENING.search(line):
-            line = process.stdout.readline()
-            assert line, "the server exited before it was ready"
-        process.stdin.close()
-        assert process.wait(timeout=10) == 0
-        rest = process.stdout.read()
-        assert b"standard input ended: stopping" in rest
-        assert b"bye" in rest
+        server.process.stdin.close()
+        assert server.process.wait(timeout=10) == 0
+        rest = log(server)
+        assert "standard input ended: stopping" in rest
+        assert "bye" in rest
     finally:
-        process.kill()
-        process.wait()
+        server.kill()
 
 
 def test_stdin_that_has_already_ended_stops_it_at_once():
-    process = _start(subprocess.DEVNULL)
+    # Not a server the suite can use (it may stop before it says it listens): the binary alone.
+    process = subprocess.Popen([binary(), "--port", "0", "--in-memory", "--exit-with-stdin"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
     try:
         out, _ = process.communicate(timeout=10)
         assert process.returncode == 0
@@ -65,34 +56,34 @@ def test_stdin_that_has_already_ended_stops_it_at_once():
         process.kill()
 
 
-def test_without_the_flag_a_closed_stdin_changes_nothing():
-    process = subprocess.Popen([binary_path(), "--port", "0", "--in-memory"],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT)
+def test_without_the_flag_a_closed_stdin_changes_nothing(tmp_path):
+    # The launcher's command without --exit-with-stdin, on a standard input that has ended.
+    wrapper = tmp_path / "no-lifeline-malachite"
+    wrapper.write_text('#!/bin/sh\nfor arg do\n  shift\n  [ "$arg" = --exit-with-stdin ] || '
+                       'set -- "$@" "$arg"\ndone\nexec %s "$@" </dev/null\n' % binary())
+    wrapper.chmod(0o755)
+    server = start(args=["--in-memory"], binary=wrapper)
     try:
-        while not _LISTENING.search(process.stdout.readline()):
-            assert process.poll() is None
+        assert "--exit-with-stdin" not in open("/proc/%d/cmdline" % server.pid).read().split("\0")
         time.sleep(0.3)
-        assert process.poll() is None
+        assert server.running
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        server.stop()
 
 
 def test_a_launcher_killed_with_sigkill_takes_the_server_along():
     # The launcher holds the only write end of the server's stdin; SIGKILL gives it no chance to
     # stop the server itself.
     launcher_code = textwrap.dedent("""
-        import subprocess, sys, time
-        server = subprocess.Popen([sys.argv[1], "--port", "0", "--in-memory", "--exit-with-stdin"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL)
-        while b"listening on" not in server.stdout.readline():
-            pass
+        import sys, time
+        sys.path.insert(0, sys.argv[1])
+        from pytest_malachite import start_malachite
+        server = start_malachite(binary=sys.argv[2])
         print(server.pid, flush=True)
         time.sleep(120)
     """)
-    launcher = subprocess.Popen([sys.executable, "-c", launcher_code, binary_path()],
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(pytest_malachite.__file__)))
+    launcher = subprocess.Popen([sys.executable, "-c", launcher_code, package_dir, binary()],
                                 stdout=subprocess.PIPE)
     server_pid = None
     try:

@@ -9,8 +9,7 @@ import time
 
 from azure.core.exceptions import HttpResponseError
 
-from conftest import unique_name
-from malachite_server import MalachiteServer, stop_checked
+from conftest import log, service_client, start, stop_checked, unique_name
 
 BLOB = b"\x5a" * 60000
 FAILURE = "409 InsufficientAccountResources"
@@ -24,9 +23,9 @@ def _sleep_into_next_second():
 
 
 def test_a_burst_of_refused_writes_leaves_one_line_with_the_count_of_those_left_out():
-    server = MalachiteServer(extra_args=["--map-size-mb", "4"]).start()
+    server = start(args=["--map-size-mb", "4"])
     try:
-        with server.service_client(retry_total=0) as service:
+        with service_client(server, retry_total=0) as service:
             table = service.create_table(unique_name("burst"))
             for i in range(400):  # 24 MB, far past a 4 MiB map
                 try:
@@ -38,7 +37,7 @@ def test_a_burst_of_refused_writes_leaves_one_line_with_the_count_of_those_left_
                 raise AssertionError("the map never filled")
             _sleep_into_next_second()
             _sleep_into_next_second()  # the fill's own failure line is in a past window
-            before = server.log()
+            before = log(server)
             started = time.monotonic()
             refused = 0
             for i in range(60):
@@ -49,7 +48,7 @@ def test_a_burst_of_refused_writes_leaves_one_line_with_the_count_of_those_left_
                     refused += 1
             one_window = time.monotonic() - started < 0.95
             time.sleep(5)  # quiet
-            burst_log = server.log()[len(before):]
+            burst_log = log(server)[len(before):]
     finally:
         stop_checked(server)
     logged = [line for line in burst_log.splitlines() if FAILURE in line]

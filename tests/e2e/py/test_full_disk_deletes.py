@@ -17,7 +17,7 @@ import time
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import log, service_client, start, stop_checked, unique_name, wire_error_code
 
 VALUE = "x" * 1000  # 1 KiB entities, as in the issue
 
@@ -75,15 +75,15 @@ def _rows(table):
 
 def _log_line(server, error):
     request_id = error.response.headers["x-ms-request-id"]
-    line = next((l for l in server.log().splitlines() if request_id in l), None)
-    assert line is not None, "no log line for request %s:\n%s" % (request_id, server.log())
+    line = next((l for l in log(server).splitlines() if request_id in l), None)
+    assert line is not None, "no log line for request %s:\n%s" % (request_id, log(server))
     return line
 
 
 def test_a_full_disk_takes_deletes_one_by_one_in_a_batch_and_by_table_then_new_inserts(disk):
-    server = MalachiteServer(data_dir=os.path.join(disk, "data")).start()
+    server = start(data_dir=os.path.join(disk, "data"))
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             spare = service.create_table(unique_name("spare"))
             for i in range(600):
                 spare.create_entity(_entity("s%04d" % i))
@@ -144,7 +144,7 @@ def test_a_full_disk_takes_deletes_one_by_one_in_a_batch_and_by_table_then_new_i
         server = None
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()
 
 
 def _try_delete(table, row):
@@ -157,10 +157,10 @@ def _try_delete(table, row):
 
 
 def test_a_delete_that_finds_no_room_at_all_answers_409_with_a_log_line(disk):
-    server = MalachiteServer(data_dir=os.path.join(disk, "data")).start()
+    server = start(data_dir=os.path.join(disk, "data"))
     hog = os.path.join(disk, "hog")
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(unique_name("full"))
             acked, failure = _fill(table, "r")
             _assert_full(failure)
@@ -192,31 +192,31 @@ def test_a_delete_that_finds_no_room_at_all_answers_409_with_a_log_line(disk):
         server = None
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()
 
 
 def test_the_reserve_size_is_a_flag_and_0_means_no_reserve_and_no_alarm(disk):
     data = os.path.join(disk, "data")
     reserve = os.path.join(data, "space.reserve")
-    server = MalachiteServer(data_dir=data, extra_args=["--space-reserve-mb", "4"]).start()
+    server = start(data_dir=data, args=["--space-reserve-mb", "4"])
     try:
         assert os.stat(reserve).st_blocks * 512 == 4 << 20
         stop_checked(server)
         # 0: the leftover reserve gives its blocks back, and a full disk raises no alarm.
-        server = MalachiteServer(data_dir=data, extra_args=["--space-reserve-mb", "0"]).start()
+        server = start(data_dir=data, args=["--space-reserve-mb", "0"])
         assert not os.path.exists(reserve)
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(unique_name("noreserve"))
             acked, failure = _fill(table, "r")
             assert failure is not None and failure.status_code == 409, failure
             assert wire_error_code(failure) == "InsufficientAccountResources"
             assert table.get_entity("p", acked[-1])["RowKey"] == acked[-1]
-        assert "space alarm raised" not in server.log(), server.log()
+        assert "space alarm raised" not in log(server), log(server)
         stop_checked(server)
         server = None
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()
 
 
 class _Worker(threading.Thread):
@@ -225,7 +225,7 @@ class _Worker(threading.Thread):
 
     def __init__(self, server, ops):
         super().__init__(daemon=True)
-        self.service = server.service_client(connection_timeout=5, read_timeout=10)
+        self.service = service_client(server, connection_timeout=5, read_timeout=10)
         self.ops = ops
         self.acked = []
         self.unsure = None
@@ -278,7 +278,7 @@ class _Model:
             self.unsure.add(key)
 
     def check(self, server, table_name):
-        with server.service_client() as service:
+        with service_client(server) as service:
             stored = {(table_name, r) for r in _rows(service.get_table_client(table_name))}
         missing = sorted(self.present - stored)
         resurrected = sorted(self.deleted & stored)
@@ -294,56 +294,57 @@ class _Model:
 
 def _run_and_kill(server, ops, kill_after):
     """Runs `ops` on a worker and kill -9s the server once `kill_after` of them were
-    acknowledged (or the worker stopped), then restarts it. Returns the worker."""
+    acknowledged (or the worker stopped), then restarts it on its data dir. Returns the worker
+    and the restarted server."""
     worker = _Worker(server, ops)
     worker.start()
     deadline = time.monotonic() + 60
     while worker.is_alive() and len(worker.acked) < kill_after and time.monotonic() < deadline:
         time.sleep(0.002)
-    server.kill9()
+    server.kill()
     worker.join(timeout=30)
     worker.service.close()
-    server.start()
-    return worker
+    return worker, start(data_dir=server.data_dir)
 
 
 def test_kill_9_during_fill_deletes_and_reinserts_loses_nothing_acknowledged(disk):
-    server = MalachiteServer(data_dir=os.path.join(disk, "data")).start()
+    server = start(data_dir=os.path.join(disk, "data"))
     model = _Model()
     checked = []
     try:
         name = unique_name("kill")
-        with server.service_client() as service:
+        with service_client(server) as service:
             service.create_table(name)
         rows = ["r%06d" % i for i in range(30000)]
         # 1. Killed in the middle of the fill, then filled to the brim and killed while full.
-        worker = _run_and_kill(server, [("insert", name, r) for r in rows], kill_after=2000)
+        worker, server = _run_and_kill(server, [("insert", name, r) for r in rows], kill_after=2000)
         model.apply(worker)
         checked.append(model.check(server, name))
-        start = len(worker.acked) + 1
-        worker = _run_and_kill(server, [("insert", name, r) for r in rows[start:]],
-                               kill_after=len(rows))
+        first = len(worker.acked) + 1
+        worker, server = _run_and_kill(server, [("insert", name, r) for r in rows[first:]],
+                                       kill_after=len(rows))
         assert worker.full is not None, "the disk never filled"
         # Killed with the alarm raised (the reserve given back): the restart says so at once.
-        assert "space alarm raised; deletes are served" in server.log(), server.log()
+        assert "space alarm raised; deletes are served" in log(server), log(server)
         model.apply(worker)
         checked.append(model.check(server, name))
         present = sorted(r for _, r in model.present)
         # 2. Killed in the middle of deletes on the full disk; after the restart deletes go on.
-        worker = _run_and_kill(server, [("delete", name, r) for r in present[:400]],
-                               kill_after=150)
+        worker, server = _run_and_kill(server, [("delete", name, r) for r in present[:400]],
+                                       kill_after=150)
         model.apply(worker)
         checked.append(model.check(server, name))
         assert len(worker.acked) >= 150, "deletes stalled on the full disk"
         # 3. Killed in the middle of new inserts into the freed pages.
         present = sorted(r for _, r in model.present)
-        worker = _run_and_kill(server, [("delete", name, r) for r in present[:1500]],
-                               kill_after=1500)
+        worker, server = _run_and_kill(server, [("delete", name, r) for r in present[:1500]],
+                                       kill_after=1500)
         model.apply(worker)
         assert len(worker.acked) == 1500, "a delete failed: %s" % (worker.unsure,)
         checked.append(model.check(server, name))
         again = ["n%06d" % i for i in range(3000)]
-        worker = _run_and_kill(server, [("insert", name, r) for r in again], kill_after=300)
+        worker, server = _run_and_kill(server, [("insert", name, r) for r in again],
+                                       kill_after=300)
         model.apply(worker)
         assert len(worker.acked) >= 300, "the freed pages took only %d inserts: %s" % (
             len(worker.acked), worker.full)
@@ -354,4 +355,4 @@ def test_kill_9_during_fill_deletes_and_reinserts_loses_nothing_acknowledged(dis
               % (len(checked), checked))
     finally:
         if server is not None:
-            server.cleanup()
+            server.kill()

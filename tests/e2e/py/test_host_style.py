@@ -12,13 +12,14 @@ from azure.core.exceptions import ClientAuthenticationError, HttpResponseError, 
 from azure.data.tables import TableClient, TableServiceClient, UpdateMode
 
 from access_support import localhost_resolves_to_loopback
-from conftest import DEV_ACCOUNT, DEV_KEY, MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import (DEV_ACCOUNT, DEV_KEY, service_client, start, stop_checked, unique_name,
+                      wire_error_code)
 
 
 @pytest.fixture(scope="module")
 def servers():
-    on = MalachiteServer(extra_args=["--in-memory"]).start()
-    off = MalachiteServer(extra_args=["--in-memory", "--host-style", "off"]).start()
+    on = start(args=["--in-memory"])
+    off = start(args=["--in-memory", "--host-style", "off"])
     yield on, off
     stop_checked(on)
     stop_checked(off)
@@ -56,7 +57,7 @@ def test_a_host_style_connection_string_works_for_tables_entities_and_batches(se
         with pytest.raises(ResourceNotFoundError):
             table.get_entity("p", "r3")
         # The same table through path style on the same port.
-        with server.service_client() as path_style:
+        with service_client(server) as path_style:
             assert path_style.get_table_client(name).get_entity("p", "r1")["n"] == 10
         service.delete_table(name)
 
@@ -145,7 +146,7 @@ def test_a_path_naming_an_account_wins_over_an_alias_named_like_another_account(
     # still path style (before: routed to "tables" and refused, 403 AuthenticationFailed), while a
     # host-style client of "tables" on the same alias keeps working, tables named like an account
     # included.
-    server = MalachiteServer(extra_args=["--in-memory"]).start()
+    server = start(args=["--in-memory"])
     try:
         request = urllib.request.Request("http://127.0.0.1:%d/-/accounts" % server.port,
                                          data=json.dumps({"name": "tables"}).encode(),
@@ -164,7 +165,7 @@ def test_a_path_naming_an_account_wins_over_an_alias_named_like_another_account(
             assert [e["n"] for e in table.list_entities()] == [1, 2]
             assert mine in [t.name for t in path_style.list_tables()]
             assert path_style.get_service_properties()["analytics_logging"].version == "1.0"
-        with server.service_client() as direct:  # the same account at 127.0.0.1
+        with service_client(server) as direct:  # the same account at 127.0.0.1
             assert direct.get_table_client(mine).get_entity("p", "2")["n"] == 2
         with TableServiceClient(alias, credential=AzureNamedKeyCredential("tables", made["key"]),
                                 retry_total=0) as host_style:
@@ -174,7 +175,7 @@ def test_a_path_naming_an_account_wins_over_an_alias_named_like_another_account(
             named.create_entity({"PartitionKey": "p", "RowKey": "1"})
             assert [e["RowKey"] for e in named.list_entities()] == ["1"]
             assert [t.name for t in host_style.list_tables()] == [DEV_ACCOUNT]
-        with server.service_client() as direct:
+        with service_client(server) as direct:
             assert DEV_ACCOUNT not in [t.name for t in direct.list_tables()]
         # The dev key does not open "tables" through its host name.
         with TableServiceClient(alias, credential=dev, retry_total=0) as wrong:

@@ -12,7 +12,7 @@ from azure.data.tables import TableServiceClient
 
 from access_support import (OTHER_TENANT, STORAGE_SCOPE, TENANT, StaticTokenCredential,
                             localhost_resolves_to_loopback, make_certificate, mint_token)
-from conftest import DEV_ACCOUNT, MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import DEV_ACCOUNT, log, start, stop_checked, unique_name, wire_error_code
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None,
                                 reason="the openssl CLI is needed to make a test certificate")
@@ -26,10 +26,10 @@ CHALLENGE = ("Bearer authorization_uri=https://login.microsoftonline.com/%s/oaut
 @pytest.fixture(scope="module")
 def oauth_server(tmp_path_factory):
     cert, key = make_certificate(tmp_path_factory.mktemp("oauth"))
-    server = MalachiteServer(extra_args=[
+    server = start(args=[
         "--cert", cert, "--key", key, "--in-memory", "--oauth", "--oauth-tenant", TENANT,
         "--oauth-roles", "%s=reader;%s=account-contributor;*=contributor" % (READER, ADMIN),
-        "--log-level", "info"]).start()
+        "--log-level", "info"])
     server.cert = cert
     yield server
     stop_checked(server)
@@ -57,9 +57,9 @@ def version_2020(request):
 
 
 def test_the_banner_says_signatures_are_not_verified(oauth_server):
-    log = oauth_server.log()
-    assert "bearer token signatures are NOT verified" in log
-    assert "role: * -> contributor" in log
+    logged = log(oauth_server)
+    assert "bearer token signatures are NOT verified" in logged
+    assert "role: * -> contributor" in logged
 
 
 @pytest.mark.parametrize("style", [0, 1], ids=["path-style", "host-style"])

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import MalachiteServer, binary_path, unique_name
+from conftest import binary, log, service_client, start, unique_name
 
 IDLE_CONNECTIONS = 400
 
@@ -51,19 +51,17 @@ def _closed_by_server(sockets):
     return closed
 
 
-def test_idle_connections_at_the_open_file_limit_do_not_lock_out_new_clients(tmp_path,
-                                                                            monkeypatch):
+def test_idle_connections_at_the_open_file_limit_do_not_lock_out_new_clients(tmp_path):
     wrapper = tmp_path / "limited-malachite"
-    wrapper.write_text("#!/bin/sh\nexec prlimit --nofile=256:256 %s \"$@\"\n" % binary_path())
+    wrapper.write_text("#!/bin/sh\nexec prlimit --nofile=256:256 %s \"$@\"\n" % binary())
     wrapper.chmod(0o755)
-    monkeypatch.setenv("MALACHITE_BIN", str(wrapper))
-    server = MalachiteServer(extra_args=["--log-level", "info"]).start()
+    server = start(args=["--log-level", "info"], binary=wrapper)
     idle = []
     try:
-        assert "open files: limit 256 (hard 256)" in server.log(), server.log()
+        assert "open files: limit 256 (hard 256)" in log(server), log(server)
         idle = _open_idle(server.port, IDLE_CONNECTIONS)
         started = time.monotonic()
-        with server.service_client(connection_timeout=20, read_timeout=20) as service:
+        with service_client(server, connection_timeout=20, read_timeout=20) as service:
             table = service.create_table(unique_name("fd"))
             table.create_entity({"PartitionKey": "p", "RowKey": "r", "n": 1})
             assert table.get_entity("p", "r")["n"] == 1
@@ -75,20 +73,19 @@ def test_idle_connections_at_the_open_file_limit_do_not_lock_out_new_clients(tmp
         assert len(closed) >= IDLE_CONNECTIONS - 256, "only %d were closed" % len(closed)
         # The oldest went first: the first connections opened are among the closed ones.
         assert all(s in closed for s in idle[:50])
-        assert "longest-idle keep-alive connections" in server.log()
+        assert "longest-idle keep-alive connections" in log(server)
         code = server.stop()
-        assert code in (0, -signal.SIGTERM), server.log()
-        log = server.log()
+        assert code in (0, -signal.SIGTERM), log(server)
+        logged = log(server)
         # Failed accepts (EMFILE) come in episodes (failures less than 1 s apart): one line when
         # one starts and one when it is over (at the latest at shutdown), never one per failed
         # accept. The flood is one episode; a loaded machine may split off a second one.
-        marks = re.findall(r"accept (failed|failures over)", log)
-        assert marks == ["failed", "failures over"] * (len(marks) // 2), log
-        assert len(marks) <= 4, log
-        server.cleanup()
+        marks = re.findall(r"accept (failed|failures over)", logged)
+        assert marks == ["failed", "failures over"] * (len(marks) // 2), logged
+        assert len(marks) <= 4, logged
         server = None
     finally:
         for s in idle:
             s.close()
         if server is not None:
-            server.cleanup()
+            server.kill()

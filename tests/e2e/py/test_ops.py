@@ -12,8 +12,7 @@ import urllib.request
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import unique_name
-from malachite_server import MalachiteServer, binary_path, stop_checked
+from conftest import binary, log, service_client, start, stop_checked, unique_name
 
 
 def http_get(url, headers=None, method="GET", data=None):
@@ -27,7 +26,7 @@ def http_get(url, headers=None, method="GET", data=None):
 
 
 def probe(url):
-    return subprocess.run([binary_path(), "--probe", url], capture_output=True, text=True,
+    return subprocess.run([binary(), "--probe", url], capture_output=True, text=True,
                           timeout=20)
 
 
@@ -59,21 +58,20 @@ def _memory_dirs(pid, tmpdir):
 def test_in_memory_serves_and_leaves_no_files_behind(tmp_path, stop):
     tmpdir = str(tmp_path / "tmp")
     os.mkdir(tmpdir)
-    server = MalachiteServer(extra_args=["--in-memory"], env={"TMPDIR": tmpdir}).start()
-    pid = server.process.pid
+    server = start(args=["--in-memory"], env={"TMPDIR": tmpdir})
+    pid = server.pid
     try:
         # The store is open and its files are already unlinked.
         assert _memory_dirs(pid, tmpdir) == []
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(unique_name("mem"))
             table.create_entity({"PartitionKey": "p", "RowKey": "r", "n": 7})
             assert table.get_entity("p", "r")["n"] == 7
-        # The data dir the harness passed is ignored.
+        # The data dir the suite passed is ignored.
         assert os.listdir(server.data_dir) == []
     finally:
         if stop == "kill9":
-            server.kill9()
-            server.cleanup()
+            server.kill()
         else:
             stop_checked(server)
     assert _memory_dirs(pid, tmpdir) == []
@@ -88,16 +86,16 @@ def test_config_file_env_and_flags_combine_with_json_access_logs(tmp_path):
                       "explain = true\n"
                       "in-memory = true\n")
     # The environment beats the file (explain off), the flag beats both (log-level info).
-    server = MalachiteServer(extra_args=["--config", str(config), "--log-level", "info"],
-                             env={"MALACHITE_EXPLAIN": "0"}).start()
+    server = start(args=["--config", str(config), "--log-level", "info"],
+                   env={"MALACHITE_EXPLAIN": "0"})
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             name = unique_name("cfg")
             table = service.create_table(name)
             table.create_entity({"PartitionKey": "p", "RowKey": "r"})
             list(table.query_entities("PartitionKey eq 'p'"))
         time.sleep(0.2)  # the last access line is written after the response
-        lines = [line for line in server.log().splitlines() if line.startswith("{")]
+        lines = [line for line in log(server).splitlines() if line.startswith("{")]
         records = [json.loads(line) for line in lines]  # every log line is one JSON object
         messages = [r["msg"] for r in records]
         assert all(set(r) == {"time", "level", "msg"} for r in records)
@@ -113,9 +111,9 @@ def test_config_file_env_and_flags_combine_with_json_access_logs(tmp_path):
 def test_explain_from_the_config_file_reaches_responses(tmp_path):
     config = tmp_path / "malachite.conf"
     config.write_text("explain = 1\nin-memory = 1\n")
-    server = MalachiteServer(env={"MALACHITE_CONFIG": str(config)}).start()
+    server = start(env={"MALACHITE_CONFIG": str(config)})
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(unique_name("exp"))
             headers = {}
             list(table.query_entities("PartitionKey eq 'p'",
@@ -127,8 +125,8 @@ def test_explain_from_the_config_file_reaches_responses(tmp_path):
 
 
 def test_loose_mode_serves_unsigned_requests_with_any_version():
-    strict = MalachiteServer(extra_args=["--in-memory"]).start()
-    loose = MalachiteServer(extra_args=["--in-memory", "--loose"]).start()
+    strict = start(args=["--in-memory"])
+    loose = start(args=["--in-memory", "--loose"])
     try:
         body = json.dumps({"TableName": unique_name("loose")}).encode()
         headers = {"Content-Type": "application/json", "x-ms-version": "1999-01-01",
@@ -141,22 +139,22 @@ def test_loose_mode_serves_unsigned_requests_with_any_version():
         assert http_get(url % strict.port, headers, "POST", body)[0] == 403
         status, listing = http_get(url % loose.port, headers)
         assert status == 200 and json.loads(body)["TableName"] in listing
-        assert "authentication and x-ms-version are not checked" in loose.log()
+        assert "authentication and x-ms-version are not checked" in log(loose)
     finally:
         stop_checked(strict)
         stop_checked(loose)
 
 
 def test_bad_configuration_exits_2_with_one_line():
-    result = subprocess.run([binary_path(), "--log-format", "xml"], capture_output=True,
+    result = subprocess.run([binary(), "--log-format", "xml"], capture_output=True,
                             text=True, timeout=20)
     assert result.returncode == 2
     assert result.stderr == ("malachite: invalid value 'xml' for --log-format "
                              "(expected text or json)\n")
     env = dict(os.environ, MALACHITE_PORT="http")
-    result = subprocess.run([binary_path()], capture_output=True, text=True, timeout=20, env=env)
+    result = subprocess.run([binary()], capture_output=True, text=True, timeout=20, env=env)
     assert result.returncode == 2 and "MALACHITE_PORT" in result.stderr
-    help_text = subprocess.run([binary_path(), "--help"], capture_output=True, text=True,
+    help_text = subprocess.run([binary(), "--help"], capture_output=True, text=True,
                                timeout=20).stdout
     for option in ("--in-memory", "--loose", "--log-format", "--cert", "MALACHITE_DATA_DIR"):
         assert option in help_text

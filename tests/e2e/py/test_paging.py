@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import unique_name
+from conftest import service_client, unique_name
 
 PARTITIONS = 4
 ROWS = 800  # 3,200 entities
@@ -18,7 +18,7 @@ def big_table(server, service):
 
     def insert(i):
         if not hasattr(local, "client"):
-            local.service = server.service_client()
+            local.service = service_client(server)
             local.client = local.service.get_table_client(name)
         p, r = divmod(i, ROWS)
         local.client.create_entity({"PartitionKey": "p%d" % p, "RowKey": "r%04d" % r, "n": i,

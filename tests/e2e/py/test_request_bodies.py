@@ -8,7 +8,7 @@ import time
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import MalachiteServer, stop_checked, unique_name, wire_error_code
+from conftest import log, service_client, start, stop_checked, unique_name, wire_error_code
 
 # About 240 KB of JSON: more than the 124 KB of budget the slow client leaves.
 BIG = {"PartitionKey": "p", "RowKey": "big", "b1": b"\1" * 60000, "b2": b"\2" * 60000,
@@ -33,7 +33,7 @@ def _status_line(s, timeout=15):
 
 @pytest.fixture(scope="module")
 def small_budget_server():
-    server = MalachiteServer(extra_args=["--body-memory-mb", "1", "--access-log-level", "warn"]).start()
+    server = start(args=["--body-memory-mb", "1", "--access-log-level", "warn"])
     yield server
     stop_checked(server)
 
@@ -52,7 +52,7 @@ def test_a_chunked_body_past_4_mib_gets_413_before_its_end(server):
 def test_bodies_past_the_memory_budget_get_503_server_busy_then_room_comes_back(
         small_budget_server):
     server = small_budget_server
-    with server.service_client() as service:
+    with service_client(server) as service:
         table = service.create_table(unique_name("budget"))
         path = "/devstoreaccount1/%s" % table.table_name
         # A slow client holds 900 KB of the 1 MiB budget: its Content-Length is charged at once.
@@ -71,8 +71,8 @@ def test_bodies_past_the_memory_budget_get_503_server_busy_then_room_comes_back(
         time.sleep(0.2)
         table.create_entity(BIG)
         assert len(table.get_entity("p", "big")["b2"]) == 60000
-    log = server.log()
-    assert "503 ServerBusy: The server is busy: request bodies in flight fill its memory budget" in log
+    assert ("503 ServerBusy: The server is busy: request bodies in flight fill its memory budget"
+            in log(server))
 
 
 def test_a_request_the_server_cannot_parse_still_gets_an_access_log_line(small_budget_server):
@@ -81,10 +81,10 @@ def test_a_request_the_server_cannot_parse_still_gets_an_access_log_line(small_b
         assert _status_line(s) == "HTTP/1.1 400 Bad Request"
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        lines = [l for l in small_budget_server.log().splitlines()
+        lines = [l for l in log(small_budget_server).splitlines()
                  if "GET /devstoreaccount1/Tables 400" in l]
         if lines:
             break
         time.sleep(0.05)
-    assert lines, small_budget_server.log()
+    assert lines, log(small_budget_server)
     assert "remote=127.0.0.1" in lines[0]

@@ -15,7 +15,7 @@ from azure.data.tables import (TableClient, TableCorsRule, TableSasPermissions,
                                TableServiceClient, generate_table_sas)
 
 from access_support import localhost_resolves_to_loopback
-from conftest import MalachiteServer, stop_checked, unique_name
+from conftest import start, stop_checked, unique_name
 
 
 def admin(server, method, path, body=None):
@@ -40,7 +40,7 @@ def create_account(server, **body):
 
 @pytest.fixture(scope="module")
 def server():
-    s = MalachiteServer(extra_args=["--in-memory"]).start()
+    s = start(args=["--in-memory"])
     yield s
     stop_checked(s)
 
@@ -165,14 +165,15 @@ def test_deleting_an_account_while_requests_run_on_it(server):
         assert ready.status == 200
 
 
-def test_made_accounts_survive_a_restart():
-    server = MalachiteServer().start()
+def test_made_accounts_survive_a_restart(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir)
     try:
         made = create_account(server, name="restart1")
         with TableServiceClient.from_connection_string(made["connectionString"]) as service:
             service.create_table("Kept").upsert_entity({"PartitionKey": "p", "RowKey": "1"})
-        server.stop()
-        server.start()
+        stop_checked(server)
+        server = start(data_dir=data_dir)
         # The same name and key, on the port of the restarted server.
         again = ("DefaultEndpointsProtocol=http;AccountName=restart1;AccountKey=%s;"
                  "TableEndpoint=http://127.0.0.1:%d/restart1;" % (made["key"], server.port))
@@ -180,17 +181,17 @@ def test_made_accounts_survive_a_restart():
             assert client.get_entity("p", "1")["RowKey"] == "1"
     finally:
         stop_checked(server)
-        server.cleanup()
 
 
-def test_transient_accounts_vanish_at_shutdown():
-    server = MalachiteServer(extra_args=["--transient-accounts"]).start()
+def test_transient_accounts_vanish_at_shutdown(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir, args=["--transient-accounts"])
     try:
         made = create_account(server, name="transient1")
         with TableServiceClient.from_connection_string(made["connectionString"]) as service:
             service.create_table("Gone")
-        server.stop()
-        server.start()
+        stop_checked(server)
+        server = start(data_dir=data_dir, args=["--transient-accounts"])
         names = [a["name"] for a in admin(server, "GET", "/-/accounts")[1]["accounts"]]
         assert names == ["devstoreaccount1"]
         # The name is free again, and its old table is gone with it.
@@ -199,7 +200,6 @@ def test_transient_accounts_vanish_at_shutdown():
             assert list(service.list_tables()) == []
     finally:
         stop_checked(server)
-        server.cleanup()
 
 
 def test_the_explorer_lists_and_opens_a_made_account(server):

@@ -22,8 +22,7 @@ from azure.data.tables import (
     generate_table_sas,
 )
 
-from conftest import unique_name, wire_error_code
-from malachite_server import DEV_ACCOUNT, DEV_KEY
+from conftest import DEV_ACCOUNT, DEV_KEY, unique_name, wire_error_code
 
 CREDENTIAL = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
 
@@ -33,7 +32,7 @@ def in_one_hour():
 
 
 def sas_table(server, name, sas):
-    return TableClient(server.account_url, name, credential=AzureSasCredential(sas), retry_total=0)
+    return TableClient(server.table_url, name, credential=AzureSasCredential(sas), retry_total=0)
 
 
 def keys(client, **kwargs):
@@ -154,7 +153,7 @@ def test_account_sas_resource_types_and_permissions(server, populated):
         permission=AccountSasPermissions(read=True, write=True, list=True, add=True, update=True,
                                          delete=True, create=True),
         expiry=in_one_hour())
-    sas_service = TableServiceClient(server.account_url, credential=AzureSasCredential(sas),
+    sas_service = TableServiceClient(server.table_url, credential=AzureSasCredential(sas),
                                      retry_total=0)
     assert populated.table_name in [t.name for t in sas_service.list_tables()]
     made = unique_name("sasmade")
@@ -164,7 +163,7 @@ def test_account_sas_resource_types_and_permissions(server, populated):
     objects_only = generate_account_sas(
         CREDENTIAL, resource_types=ResourceTypes(object=True),
         permission=AccountSasPermissions(read=True, list=True), expiry=in_one_hour())
-    limited = TableServiceClient(server.account_url, credential=AzureSasCredential(objects_only),
+    limited = TableServiceClient(server.table_url, credential=AzureSasCredential(objects_only),
                                  retry_total=0)
     expect_error(lambda: list(limited.list_tables()), 403, "AuthorizationResourceTypeMismatch")
     assert len(keys(sas_table(server, populated.table_name, objects_only))) == 15

@@ -8,8 +8,7 @@ writes again.
 import pytest
 from azure.core.exceptions import HttpResponseError
 
-from conftest import unique_name, wire_error_code
-from malachite_server import MalachiteServer, stop_checked
+from conftest import service_client, start, stop_checked, unique_name, wire_error_code
 
 BLOB = b"\x5a" * 60000
 
@@ -17,9 +16,9 @@ BLOB = b"\x5a" * 60000
 def test_full_map_answers_an_error_and_keeps_acknowledged_writes(tmp_path):
     data_dir = str(tmp_path / "data")
     table_name = unique_name("full")
-    server = MalachiteServer(data_dir=data_dir, extra_args=["--map-size-mb", "4"]).start()
+    server = start(data_dir=data_dir, args=["--map-size-mb", "4"])
     try:
-        with server.service_client() as service:
+        with service_client(server) as service:
             table = service.create_table(table_name)
             acked = []
             failure = None
@@ -40,8 +39,8 @@ def test_full_map_answers_an_error_and_keeps_acknowledged_writes(tmp_path):
             assert table.get_entity("p", acked[-1])["blob"] == BLOB
         stop_checked(server)
 
-        server = MalachiteServer(data_dir=data_dir, extra_args=["--map-size-mb", "64"]).start()
-        with server.service_client() as service:
+        server = start(data_dir=data_dir, args=["--map-size-mb", "64"])
+        with service_client(server) as service:
             table = service.get_table_client(table_name)
             assert [e["RowKey"] for e in table.list_entities(select=["RowKey"])] == acked
             table.create_entity({"PartitionKey": "p", "RowKey": "after", "blob": BLOB})

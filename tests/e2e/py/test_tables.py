@@ -179,7 +179,7 @@ def test_an_endpoint_ending_in_the_table_name_gets_the_services_answers(server, 
     from azure.data.tables import TableClient, TableServiceClient
     name = unique_name("mytable")
     credential = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
-    bad_endpoint = server.account_url + "/" + name
+    bad_endpoint = server.table_url + "/" + name
 
     def answer(call):
         with pytest.raises(HttpResponseError) as error:

@@ -13,8 +13,7 @@ import pytest
 from azure.core.exceptions import HttpResponseError
 from azure.data.tables import TableServiceClient
 
-from conftest import unique_name, wire_error_code
-from malachite_server import MalachiteServer, stop_checked
+from conftest import start, stop_checked, unique_name, wire_error_code
 
 FAULTY_TABLE = "pyfaultytable"
 FAULT_RULE = {"fault": "OperationTimedOut", "every": 3, "table": FAULTY_TABLE}
@@ -22,8 +21,8 @@ FAULT_RULE = {"fault": "OperationTimedOut", "every": 3, "table": FAULTY_TABLE}
 
 @pytest.fixture(scope="module")
 def server():
-    srv = MalachiteServer(extra_args=["--throttling", "on", "--partition-rate", "500"],
-                          env={"MALACHITE_FAULTS": json.dumps(FAULT_RULE)}).start()
+    srv = start(args=["--throttling", "on", "--partition-rate", "500"],
+                env={"MALACHITE_FAULTS": json.dumps(FAULT_RULE)})
     yield srv
     stop_checked(srv)
 

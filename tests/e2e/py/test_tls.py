@@ -9,8 +9,7 @@ import pytest
 from azure.core.exceptions import ServiceRequestError
 from azure.data.tables import TableServiceClient
 
-from conftest import unique_name
-from malachite_server import DEV_ACCOUNT, DEV_KEY, MalachiteServer, binary_path, stop_checked
+from conftest import DEV_ACCOUNT, DEV_KEY, binary, log, start, stop_checked, unique_name
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None,
                                 reason="the openssl CLI is needed to make a test certificate")
@@ -31,7 +30,7 @@ def make_certificate(directory):
 def tls_server(tmp_path_factory):
     directory = tmp_path_factory.mktemp("tls")
     cert, key = make_certificate(directory)
-    server = MalachiteServer(extra_args=["--cert", cert, "--key", key, "--log-level", "info"]).start()
+    server = start(args=["--cert", cert, "--key", key, "--log-level", "info"])
     server.cert = cert
     yield server
     stop_checked(server)
@@ -44,7 +43,7 @@ def https_connection_string(server):
 
 def test_the_sdk_works_over_https_when_it_trusts_the_certificate(tls_server):
     # The banner's connection string is the https one, ready to copy.
-    assert https_connection_string(tls_server) in tls_server.log()
+    assert https_connection_string(tls_server) in log(tls_server)
     with TableServiceClient.from_connection_string(
             https_connection_string(tls_server), connection_verify=tls_server.cert,
             retry_total=0) as service:
@@ -75,14 +74,14 @@ def test_clients_that_do_not_trust_it_or_speak_plain_http_are_refused_and_the_se
         "This port serves HTTPS: use https:// (DefaultEndpointsProtocol=https).\n")
     # The probe speaks TLS without checking the certificate (it talks to its own server).
     url = "https://127.0.0.1:%d/-/ready" % tls_server.port
-    assert subprocess.run([binary_path(), "--probe", url], timeout=20).returncode == 0
-    assert tls_server.process.poll() is None
+    assert subprocess.run([binary(), "--probe", url], timeout=20).returncode == 0
+    assert tls_server.running
 
 
 def test_an_unreadable_certificate_stops_startup_with_a_clear_message(tmp_path):
     key = tmp_path / "key.pem"
     key.write_text("not a key")
-    result = subprocess.run([binary_path(), "--port", "0", "--in-memory", "--cert",
+    result = subprocess.run([binary(), "--port", "0", "--in-memory", "--cert",
                              str(tmp_path / "missing.pem"), "--key", str(key)],
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 2  # a bad flag: nothing started
