@@ -40,8 +40,9 @@ def pytest_sessionstart(session):
 
 
 def binary():
-    """The binary the launcher runs ($MALACHITE_BINARY), for its command-line tools."""
-    return resolve_binary()[0]
+    """The binary the launcher runs ($MALACHITE_BINARY), as an absolute path, for its command-line
+    tools and for wrappers that run elsewhere."""
+    return os.path.abspath(resolve_binary()[0])
 
 
 def start(data_dir=None, args=(), env=None, binary=None):
