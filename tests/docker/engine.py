@@ -161,14 +161,14 @@ class Docker:
         return tag
 
     def run(self, name, *argv):
-        """docker run -d --name <run_id>-<name> ...; returns the container's name."""
-        full = "%s-%s" % (self.run_id, name)
+        """docker run -d --name <run_id>-<name>-<n> ...; returns the container's name."""
+        full = "%s-%s-%d" % (self.run_id, name, len(self.containers))
         self.containers.append(full)
         self("run", "-d", "--name", full, *argv)
         return full
 
     def volume(self, name):
-        full = "%s-%s" % (self.run_id, name)
+        full = "%s-%s-%d" % (self.run_id, name, len(self.volumes))
         self.volumes.append(full)
         return full
 

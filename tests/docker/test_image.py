@@ -42,10 +42,10 @@ def status(url, headers=None):
 
 
 def started(docker, name, port, *argv):
-    """A container of the image, healthy, with `port` published on loopback; its host port."""
+    """A container of the image, healthy, with `port` published on loopback: (name, host port)."""
     container = docker.run(name, "-p", "127.0.0.1::%d" % port, *argv)
     docker.wait_healthy(container)
-    return docker.host_port(container, port)
+    return container, docker.host_port(container, port)
 
 
 def write_rows(port):
@@ -91,9 +91,7 @@ def _ready(port):
 @pytest.fixture(scope="module")
 def main(docker, image):
     """A healthy container with a named volume at /data: (container, host port)."""
-    container = "%s-main" % docker.run_id
-    port = started(docker, "main", 10002, "-v", docker.volume("data") + ":/data", image)
-    return container, port
+    return started(docker, "main", 10002, "-v", docker.volume("data") + ":/data", image)
 
 
 def test_a_healthy_container_serves_the_python_sdk(main):
@@ -133,7 +131,7 @@ def test_it_stays_healthy_over_https(docker, image, tmp_path):
 
 
 def test_in_memory_on_a_full_dev_shm_answers_409_and_keeps_what_it_acknowledged(docker, image):
-    port = started(docker, "shm", 10002, "--shm-size", "8m", "-e", "MALACHITE_IN_MEMORY=1", image)
+    _, port = started(docker, "shm", 10002, "--shm-size", "8m", "-e", "MALACHITE_IN_MEMORY=1", image)
     table = tables(port).create_table("shmfill")
     acknowledged = []
     for i in range(400):
