@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import time
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 
