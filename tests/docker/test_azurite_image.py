@@ -144,6 +144,7 @@ def test_docker_stop_is_clean_and_fast(docker, aspire):
     docker("stop", aspire)
     took = time.monotonic() - started
     status = docker.inspect(aspire, "{{.State.ExitCode}}")
+    print("docker stop: exit status %s in %.0f ms" % (status, took * 1000))
     assert status == "0", "docker stop: exit status %s, not 0; its log:\n%s" % (status, docker.logs(aspire)[-3000:])
     assert took < 5, "docker stop took %.1f s" % took
 
