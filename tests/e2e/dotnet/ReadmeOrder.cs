@@ -1,4 +1,4 @@
-// The README's typed entity (README.md, "Connection strings", .NET), used by its snippet's test.
+// The typed entity of docs/CONNECTING.md ("Connect with .NET"), used by its snippet's test.
 using Azure;
 using Azure.Data.Tables;
 

@@ -92,7 +92,7 @@ public class TablesTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 
 // UseDevelopmentStorage=true always means http://127.0.0.1:10002/devstoreaccount1, so this test
 // starts its own server on that port. It skips (saying why) only when something else holds the port.
-// Its body is the README's .NET snippet, line for line.
+// Its body is docs/CONNECTING.md's .NET snippet, line for line.
 public class DevelopmentStorageTests
 {
     [DevStoragePortFact]

@@ -27,7 +27,7 @@ function cli(args, input) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-// The README's JS reset snippet, verbatim apart from the URL.
+// docs/DATA.md's JS reset snippet, verbatim apart from the URL.
 async function resetTables(baseUrl, { seed = true } = {}) {
   const res = await fetch(`${baseUrl}/-/reset${seed ? "" : "?seed=false"}`, { method: "POST" });
   if (!res.ok) throw new Error(`reset failed: ${res.status} ${await res.text()}`);

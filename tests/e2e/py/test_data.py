@@ -1,4 +1,4 @@
-"""Data in and out with the Python SDK: the README's reset snippet against a server started with
+"""Data in and out with the Python SDK: docs/DATA.md's reset snippet against a server started with
 --seed, and `malachite export`/`import` (online with a connection string, offline on a stopped
 data dir) read back through azure-data-tables with every EDM type."""
 import json
@@ -19,7 +19,7 @@ def cli(*args):
 
 
 def reset_tables(base_url, seed=True):
-    # The README's Python snippet (standard library only).
+    # docs/DATA.md's Python snippet (standard library only).
     url = base_url + "/-/reset" + ("" if seed else "?seed=false")
     with urllib.request.urlopen(urllib.request.Request(url, method="POST")) as response:
         return json.load(response)
