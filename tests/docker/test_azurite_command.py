@@ -154,3 +154,16 @@ def test_a_program_that_cannot_start_stops_the_others_with_its_status(path, tmp_
     assert status == 1, "Blob's port taken: exit status %d, not 1:\n%s" % (status, out + err)
     assert "azurite-blob stopped with exit status 1" in err, err
     assert "Azurite Table service successfully closed" in out, "Malachite was not stopped:\n%s" % out
+
+
+def test_azurite_is_pinned_once_exactly_and_installed_at_that_version():
+    """package.json's one production dependency is what the image ships and what the tests compare
+    against: an exact version, locked, installed, and no other package.json under docker/."""
+    pinned = json.load(open(REPO / "package.json"))["dependencies"]["azurite"]
+    locked = json.load(open(REPO / "package-lock.json"))["packages"]["node_modules/azurite"]
+    installed = json.load(open(REPO / "node_modules/azurite/package.json"))["version"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pinned), "azurite is pinned as %r, not an exact version" % pinned
+    assert locked["version"] == installed == pinned and not locked.get("dev"), \
+        "package.json pins %s, the lock has %s, node_modules has %s" % (pinned, locked, installed)
+    others = [str(p.relative_to(REPO)) for p in (REPO / "docker").rglob("package*.json")]
+    assert not others, "another Azurite pin under docker/: %s" % others
