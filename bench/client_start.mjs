@@ -1,5 +1,5 @@
 // The two start-up figures promised for @malachite/server (README), measured as a test suite meets them
-// (scripts/check-node-client runs it once in its clean project and prints them; no assertion):
+// (tests/e2e/clients/node/packed_install.test.mjs runs it once in its clean project and prints them; no assertion):
 //   1. startMalachite() to the first successful SDK call (TableClient.createTable), over --runs
 //      starts (median and p95; target 100 ms), and its two parts: the server listening, the call;
 //   2. --tests parallel "tests" on one server, each createAccount -> createTable -> upsert + get an

@@ -1,5 +1,5 @@
-"""The Python SDK against a Malachite server in a container (scripts/check-docker-engine) or in a
-clean root file system (tests/release imports smoke()).
+"""The Python SDK against a Malachite server in a container (tests/docker) or in a clean root file
+system (tests/release imports smoke()).
 
 Usage: /usr/bin/python3 tests/support/sdk_check.py smoke|write|verify|admin|fill <endpoint>
   smoke   the life of a table: create it, insert, query with a filter, a batch of three, delete
