@@ -8,8 +8,8 @@ A snippet is a file shown verbatim: a marker line right before its fence says wh
     ...the whole file...
     ```
 
-and the path is relative to the repository's root. Plain functions, no pytest: the tests and
-scripts/check-readme-snippets share them.
+and the path is relative to the repository's root. Plain functions, no pytest: the tests in this
+folder use them.
 """
 import glob
 import os
