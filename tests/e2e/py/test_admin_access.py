@@ -1,4 +1,4 @@
-"""The admin endpoints refuse non-loopback clients without credentials (README "Admin endpoints").
+"""The admin endpoints refuse non-loopback clients without credentials (docs/OPERATIONS.md, "Use the admin endpoints").
 
 The refusal has to be seen from an address that is not loopback, so the checks run in a network
 namespace the test creates (netns_admin_probe.py, under `unshare --net`: root only; otherwise

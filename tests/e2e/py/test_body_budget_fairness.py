@@ -1,5 +1,5 @@
-"""Small writes are served while a flood of slow large uploads is held back (README
-"Limits"): 200 connections each upload a 4 MiB body slowly; large bodies may not take the slice
+"""Small writes are served while a flood of slow large uploads is held back (docs/OPERATIONS.md,
+"Hold up against hostile or heavy clients"): 200 connections each upload a 4 MiB body slowly; large bodies may not take the slice
 of --body-memory-mb kept for small ones, so at least 90 % of 1 KiB inserts from another client
 are served, the server's memory stays within the budget, the uploads that found no room get 503
 ServerBusy and the admitted ones that stall get 408 RequestTimeout at --request-timeout.

@@ -1,4 +1,4 @@
-"""A full file system answers 409 InsufficientAccountResources, not 500 (README "Limits").
+"""A full file system answers 409 InsufficientAccountResources, not 500 (docs/DURABILITY.md, "Know what happens when the store is full").
 
 LMDB reports the short write of a commit on a full file system as EIO; the server maps it like
 ENOSPC, keeps serving reads, logs the failure with its request id, and takes writes again once

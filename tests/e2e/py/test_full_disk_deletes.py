@@ -1,4 +1,4 @@
-"""A full data disk can be emptied through the API (README "A full disk", storage/FORMAT.md
+"""A full data disk can be emptied through the API (docs/DURABILITY.md, "Empty a full disk through the API", storage/FORMAT.md
 "Full disks").
 
 LMDB needs fresh pages even to delete, so without help every delete on a full disk failed. The

@@ -1,4 +1,4 @@
-"""Idle connections cannot lock everyone out at the open-file limit (README "Limits").
+"""Idle connections cannot lock everyone out at the open-file limit (docs/OPERATIONS.md, "Hold up against hostile or heavy clients").
 
 The server runs under `prlimit --nofile=256:256` (soft = hard: raising cannot help), and the test
 opens 400 idle connections, half of them keep-alive after one request. The server must close the

@@ -1,5 +1,5 @@
 """Operating the server: health endpoints, --probe, --in-memory, config file/env/flags, JSON
-access logs and --loose, against the real binary (README "Operations")."""
+access logs and --loose, against the real binary (docs/OPERATIONS.md)."""
 import glob
 import json
 import os

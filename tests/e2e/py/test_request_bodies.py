@@ -1,4 +1,4 @@
-"""Request bodies against the real binary (README "Limits"): an oversize chunked body is refused
+"""Request bodies against the real binary (docs/OPERATIONS.md, "Hold up against hostile or heavy clients"): an oversize chunked body is refused
 as soon as it passes 4 MiB, bodies in flight share a memory budget (--body-memory-mb) past which
 a request gets 503 ServerBusy, and requests the server cannot parse still get an access log line.
 """
