@@ -7,6 +7,7 @@ the server's own (its /proc/<pid>/maps, its SIGTERM), and only the launcher read
 
 REQUIRES: root for chroot, mount and binfmt_misc (the conftest skips or fails before).
 """
+import contextlib
 import os
 import re
 import shlex
@@ -94,6 +95,30 @@ def sigterm_stop(server):
     return server.stop()
 
 
+@contextlib.contextmanager
+def observed(server, run, data_mdb):
+    """Around what a fixture reads of the running `server` (the with block), then records in `run`
+    what test_every_root.py checks of every server: run.smoke (True or why not) and
+    run.shared_objects; then stops it with SIGTERM, also when the block raised: run.stop_status,
+    run.output, and run.data_mdb (`data_mdb`, a Path) with run.kept_data_mdb, whether the stop
+    left it a file (read now: a later test may purge it)."""
+    try:
+        yield
+        run.smoke = smoke_outcome(server.endpoint)
+        run.shared_objects = shared_objects(server.pid)
+    finally:
+        run.stop_status = sigterm_stop(server)
+        run.output = server.output()
+        run.data_mdb = data_mdb
+        run.kept_data_mdb = data_mdb.is_file()
+
+
+def version_line(*command):
+    """What `command --version` prints on stdout, stripped."""
+    return subprocess.run([str(c) for c in command] + ["--version"], capture_output=True,
+                          text=True).stdout.strip()
+
+
 def wait_for_line(server, line, seconds=3):
     """True once the server printed `line` exactly (it follows the ready line the launcher read)."""
     deadline = time.monotonic() + seconds
@@ -122,6 +147,12 @@ class Refusal:
             return None
         return "exit status %d with %d stderr line(s) %r (want %d and one line matching %r)" % (
             self.status, len(self.lines), self.lines, want_status, pattern)
+
+
+def chroot(root, *command, **options):
+    """`chroot <root> command`, its output captured as text."""
+    return subprocess.run(["chroot", str(root), *command], capture_output=True, text=True,
+                          **options)
 
 
 def file_type(path):

@@ -1,68 +1,11 @@
 """The .deb in a fresh bookworm root with systemd: `apt install ./malachite_<v>_amd64.deb`, the
 unit's command as its user, what stops it, `apt purge`. The tests share one root and run in this
-file's order; the last one purges the package."""
-import platform
-import shlex
-import socket
+file's order; the last one purges the package. The root, the unit's command and its server's run:
+conftest's installed, service_command and service; what every server does: test_every_root.py."""
 import subprocess
-from types import SimpleNamespace
-
-import pytest
 
 import roots
-
-
-def chroot(root, *command, **options):
-    return subprocess.run(["chroot", str(root), *command], capture_output=True, text=True,
-                          **options)
-
-
-@pytest.fixture(scope="module")
-def installed(artefacts, debian_tarballs):
-    dist = artefacts(platform.machine())
-    work = roots.new_dir("deb")
-    root = work / "root"
-    roots.unpack(debian_tarballs[("bookworm", "systemd")], root)
-    subprocess.run(["cp", str(dist.deb), str(root / "tmp")], check=True)
-    apt = chroot(root, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q",
-                 "/tmp/" + dist.deb.name)
-    yield SimpleNamespace(dist=dist, root=root, work=work, apt=apt)
-    roots.remove(work)
-
-
-@pytest.fixture(scope="module")
-def service_command(installed):
-    """The unit's ExecStart, run as its user in its WorkingDirectory (what systemd would run)."""
-    unit = (installed.root / "lib/systemd/system/malachite.service").read_text()
-    exec_start = [line.split("=", 1)[1] for line in unit.splitlines()
-                  if line.startswith("ExecStart=")][0]
-    return ["chroot", "--userspec=malachite:malachite", str(installed.root), "env", "-C",
-            "/var/lib/malachite", *shlex.split(exec_start)]
-
-
-@pytest.fixture(scope="module")
-def service(installed, service_command):
-    """The unit's command started by hand, on a free port (the one line a user would edit); the
-    wrapper runs it as it is (its options come from the configuration file)."""
-    conf = installed.root / "etc/malachite/malachite.conf"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    conf.write_text("".join("port = %d\n" % port if line.startswith("port = ") else line
-                            for line in conf.read_text().splitlines(True)))
-    binary = roots.wrapper(installed.work / "malachite-service", *service_command, keep_args=False,
-                           why="the unit's command as its user")
-    server, _ = roots.start(binary)
-    run = SimpleNamespace(port=server.port, listening_on_config_port=server.port == port)
-    try:
-        run.probe = chroot(installed.root, "/usr/bin/malachite", "--config",
-                           "/etc/malachite/malachite.conf", "--probe", "/-/ready")
-        run.smoke = roots.smoke_outcome(server.endpoint)
-        run.shared_objects = roots.shared_objects(server.pid)
-    finally:
-        run.stop_status = roots.sigterm_stop(server)
-        run.output = server.output()
-    return run
+from roots import chroot
 
 
 def test_apt_installs_the_deb(installed):
@@ -114,21 +57,6 @@ def test_unit_command_answers_malachite_probe(service):
         "configuration: exit %d, %s" % (service.probe.returncode, service.probe.stderr.strip())
 
 
-def test_unit_command_passes_the_python_sdk_smoke_test(service):
-    assert service.smoke is True, "the SDK smoke test against the package's server: %s" % (
-        service.smoke)
-
-
-def test_unit_command_maps_no_shared_object(service):
-    assert service.shared_objects == [], \
-        "the package's server maps shared objects: %s" % service.shared_objects
-
-
-def test_unit_command_stops_cleanly_on_sigterm(service):
-    assert service.stop_status == 0, "SIGTERM stop exited %s; its last lines:\n%s" % (
-        service.stop_status, service.output)
-
-
 def test_unwritable_data_directory_stops_it_with_exit_1(installed, service_command):
     data = installed.root / "var/lib/malachite"
     subprocess.run(["chown", "root:root", str(data)], check=True)
@@ -154,7 +82,9 @@ def test_config_file_with_an_unknown_option_stops_it_with_exit_2(installed, serv
     assert problem is None, "the unit's command with 'colour = green' in its configuration: " + problem
 
 
-def test_apt_purge_removes_the_user_and_the_data(installed):
+def test_apt_purge_removes_the_user_and_the_data(installed, service):
+    # service: the unit's command ran before the purge, whichever tests were selected (its run is
+    # what test_every_root.py reads).
     purge = chroot(installed.root, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "purge",
                    "-y", "-q", "malachite")
     assert purge.returncode == 0, "apt purge malachite:\n" + purge.stdout[-2000:] + purge.stderr
