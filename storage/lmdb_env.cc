@@ -12,6 +12,7 @@
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
+#include "storage/store_meta.h"
 
 namespace malachite::storage {
 namespace {
@@ -133,6 +134,9 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
     return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
   }
   ReserveReaderTable(dir);
+  // A store of another format version is refused before OpenDatabases may create a database:
+  // a refused store is left exactly as it was (storage/FORMAT.md, "Format versions and upgrades").
+  if (auto ok = CheckFormatVersion(env->env_); !ok) return DirError(dir, ok.error().message);
   if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);
   }

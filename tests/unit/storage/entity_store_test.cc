@@ -172,8 +172,9 @@ TEST_CASE("entity_store: Open refuses unusable directories with a one-line messa
   auto future = Store::Open(options, clock);
   REQUIRE_FALSE(future);
   CHECK(future.error().message == "data directory " + options.data_dir +
-                                      ": unknown storage format version 99 (this build reads "
-                                      "version 1)");
+                                      ": storage format version 99 was written by a newer "
+                                      "malachite; this build reads version 1: run that release "
+                                      "or a newer one (nothing was changed)");
 }
 
 TEST_CASE("entity_store: a full map fails the write clearly and loses nothing", "[storage]") {
