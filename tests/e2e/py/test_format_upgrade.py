@@ -1,12 +1,12 @@
 """Data that survives upgrades (storage/FORMAT.md, "Format versions and upgrades"): the data
 directory written by the release that introduced format version 1 (tests/data/format-v1, made by
-test_write_format_fixture below) is served exactly by this build through the Python SDK, and a
+write_format_fixture below) is served exactly by this build through the Python SDK, and a
 store of a newer format version is refused with one line and exit status 1, its data.mdb
 byte-identical.
 
-The content is defined once here: test_write_format_fixture writes it (only when
-MALACHITE_WRITE_FORMAT_FIXTURE names an empty directory: a committed fixture is never rewritten)
-and the tests below read it back."""
+The content is defined once here: write_format_fixture writes it when this file is run as a
+program (`python3 tests/e2e/py/test_format_upgrade.py <empty directory>`, MALACHITE_BINARY naming
+the release's binary; a committed fixture is never rewritten) and the tests below read it back."""
 import hashlib
 import os
 import shutil
@@ -80,12 +80,12 @@ def comparable(entity):
     return out
 
 
-@pytest.mark.skipif(not os.environ.get("MALACHITE_WRITE_FORMAT_FIXTURE"),
-                    reason="writes a new fixture only when MALACHITE_WRITE_FORMAT_FIXTURE is set")
-def test_write_format_fixture(tmp_path):
-    out = os.environ["MALACHITE_WRITE_FORMAT_FIXTURE"]
-    assert not os.path.exists(out) or not os.listdir(out), "%s must be empty or absent" % out
-    raw = str(tmp_path / "raw")
+def write_format_fixture(out, work):
+    """Writes the fixture's content through the SDK into a server on `work`/raw, stops it and
+    compacts the result into `out` (empty or absent)."""
+    if os.path.exists(out) and os.listdir(out):
+        raise SystemExit("%s must be empty or absent: a committed fixture is never rewritten" % out)
+    raw = os.path.join(work, "raw")
     srv = start(data_dir=raw)
     try:
         with service_client(srv) as service:
@@ -182,3 +182,13 @@ def test_a_store_of_a_newer_format_is_refused_in_one_line_and_left_untouched(tmp
     assert exported.stderr.count("\n") == 1
     assert "storage format version 2" in exported.stderr
     assert sha256(data_dir / "data.mdb") == before
+
+
+if __name__ == "__main__":
+    import sys
+    import tempfile
+
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: test_format_upgrade.py <empty directory for the new fixture>")
+    with tempfile.TemporaryDirectory() as scratch:
+        write_format_fixture(os.path.abspath(sys.argv[1]), scratch)
