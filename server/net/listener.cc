@@ -59,7 +59,8 @@ class BeastListener final : public Listener {
         body_budget_(config.body_memory_mb << 20),
         admin_access_(AdminAccess::ForConfig(config, SystemClock::Instance())),
         exit_with_stdin_(config.exit_with_stdin),
-        acceptor_(ioc_) {
+        acceptor_(ioc_),
+        signals_(ioc_, SIGINT, SIGTERM) {
     // One single-threaded io_context per I/O thread, each connection bound to one of them
     // (round robin): a keep-alive connection's reads, handling and writes stay on one thread,
     // so a request costs no hand-off or wake-up between I/O threads (and no strand).
@@ -134,8 +135,7 @@ class BeastListener final : public Listener {
     shared_->admin_access = &admin_access_;
     asio::co_spawn(ioc_, Accept(), [](std::exception_ptr e) { LogException("accept loop", e); });
     asio::co_spawn(ioc_, OnceASecond(), asio::detached);
-    asio::signal_set signals(ioc_, SIGINT, SIGTERM);
-    signals.async_wait([this](const beast::error_code& ec, int signal) {
+    signals_.async_wait([this](const beast::error_code& ec, int signal) {
       if (!ec) BeginStop(fmt::format("signal {}", signal));
     });
     if (exit_with_stdin_) {
@@ -290,6 +290,11 @@ class BeastListener final : public Listener {
   asio::io_context ioc_{1};
   std::size_t next_context_ = 0;  // accept loop only
   tcp::acceptor acceptor_;
+  // SIGINT/SIGTERM are caught from the listener's opening, before the "listening on" line is
+  // printed: one that comes before Run waits in the set and stops the server gracefully as soon
+  // as Run starts, where the default action would have killed it (a launcher that stops the
+  // server right after it said it listens).
+  asio::signal_set signals_;
 };
 
 }  // namespace
