@@ -102,16 +102,21 @@ void MakeNewerStore(const std::string& dir, std::uint64_t version) {
   mdb_env_close(env);
 }
 
+// A copy of the committed data directory in `dir` (opening the committed file would write to it).
+std::string CopyOfFixture(const testing::TempDir& dir) {
+  const std::string data_dir = dir.path() + "/data";
+  std::filesystem::create_directories(data_dir);
+  std::filesystem::copy_file(kFixtureDir + "/data.mdb", data_dir + "/data.mdb");
+  return data_dir;
+}
+
 }  // namespace
 
 TEST_CASE(
     "format v1: the data directory written by release 0.1.0 opens and serves its content exactly",
     "[storage][format]") {
   testing::TempDir dir("malachite-format-v1");
-  const std::string data_dir = dir.path() + "/data";
-  std::filesystem::create_directories(data_dir);
-  // A copy: opening the committed file would write to it.
-  std::filesystem::copy_file(kFixtureDir + "/data.mdb", data_dir + "/data.mdb");
+  const std::string data_dir = CopyOfFixture(dir);
   StoreOptions options;
   options.data_dir = data_dir;
   options.durability = Durability::kNone;
@@ -144,9 +149,7 @@ TEST_CASE(
     "and its data.mdb is left byte for byte as it was",
     "[storage][format]") {
   testing::TempDir dir("malachite-format-newer");
-  const std::string data_dir = dir.path() + "/data";
-  std::filesystem::create_directories(data_dir);
-  std::filesystem::copy_file(kFixtureDir + "/data.mdb", data_dir + "/data.mdb");
+  const std::string data_dir = CopyOfFixture(dir);
   MakeNewerStore(data_dir, 2);
   const std::string before = ReadFile(data_dir + "/data.mdb");
   StoreOptions options;
