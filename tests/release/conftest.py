@@ -9,6 +9,8 @@ of the host. Each root is fresh, never this machine's own:
     test_artefacts.py       the bundles, .debs and image contexts as files (x86_64, aarch64)
     test_every_root.py      what every server above does (and the aarch64 binary under qemu from
                             here, and bin/azurite-table in the busybox and Debian roots)
+    test_windows.py         the windows-x86_64 zip as a file; on Windows, its server (the
+                            release workflow's windows job)
 
 Each root and its server's run is made once a session by a fixture here (empty_roots(arch),
 busybox_roots(arch), debian_roots(suite), under_qemu, service, azurite_tables(root)); the files
