@@ -56,8 +56,7 @@ def windows_zip(windows_version):
     path = FOLDER / (name + ".zip")
     if not path.is_file():
         unavailable("MALACHITE_PACKAGE_REQUIRED",
-                    "no %s: scripts/package --windows-exe <the cross build's malachite.exe> "
-                    "--windows-deps <its static-deps prefix>" % path)
+                    "no %s: scripts/package --windows-exe <the cross build's malachite.exe>" % path)
     return path, name
 
 
@@ -99,10 +98,10 @@ def test_the_licence_is_the_repositorys_and_the_readme_names_the_version(windows
 def test_the_notices_name_the_mingw_runtimes_and_the_windows_builds_libraries(windows_zip):
     headings = [line for line in member(windows_zip, "THIRD-PARTY-NOTICES.txt").decode().splitlines()
                 if line.startswith("==== ")]
-    for runtime in ("mingw-w64-x86-64-dev", "gcc-mingw-w64-x86-64-posix-runtime"):
+    for runtime in ("mingw-w64-x86-64-dev", "g++-mingw-w64-x86-64-posix"):
         assert any(runtime + " " in heading for heading in headings), \
             "THIRD-PARTY-NOTICES.txt has no notice of %s: %s" % (runtime, headings)
-    assert any("(built static for Windows)" in heading for heading in headings), \
+    assert any("built static for Windows)" in heading for heading in headings), \
         "THIRD-PARTY-NOTICES.txt lists none of the Windows build's libraries: %s" % headings
 
 
