@@ -1,7 +1,6 @@
 // The `malachite` binary: parse the configuration, bind the port, open the store, serve until
 // SIGINT/SIGTERM, then drain and close everything in order.
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +16,8 @@
 #include "config/azurite_args.h"
 #include "config/man_page.h"
 #include "config/server_config.h"
+#include "platform/files.h"
+#include "platform/process.h"
 #include "server/admin/account_endpoints.h"
 #include "server/admin/data_endpoints.h"
 #include "server/auth/bearer.h"
@@ -31,16 +32,18 @@ namespace {
 
 using namespace malachite;
 
-// --in-memory: a fresh directory on tmpfs when there is one. Returns "" on failure.
+// --in-memory: a fresh directory on tmpfs when there is one (Linux's /dev/shm), else in the
+// system's temporary directory (TMPDIR, /tmp; Windows: %TEMP%). Returns "" on failure.
 std::string MakeMemoryDir() {
   std::string base = "/dev/shm";
-  if (::access(base.c_str(), W_OK | X_OK) != 0) {
-    const char* tmpdir = std::getenv("TMPDIR");
-    base = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+  if (platform::CheckDirWritable(base)) {
+    std::error_code ec;
+    base = std::filesystem::temp_directory_path(ec).string();
+    if (ec) base = "/tmp";
   }
-  std::string pattern = base + "/malachite-mem-" + std::to_string(::getpid()) + "-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) return {};
-  return pattern;
+  std::error_code ec;
+  return platform::MakeUniqueDir(
+      base + "/malachite-mem-" + std::to_string(platform::CurrentProcessId()) + "-", ec);
 }
 
 // Removes the in-memory directory however main() returns.

@@ -8,6 +8,7 @@
 #include "cli/cli_main.h"
 #include "cli/exporter.h"
 #include "cli/progress.h"
+#include "platform/process.h"
 
 namespace malachite::cli {
 namespace {
@@ -60,7 +61,7 @@ int RunExport(int argc, const char* const* argv, const char* const* envp) {
     return Usage("--format is jsonl or csv");
   }
   options.with_timestamps = args->Has("timestamps");
-  options.progress = StderrIsTerminal();
+  options.progress = platform::StderrIsTerminal();  // the default for drawing progress
   auto target = OpenTarget(*args, false, envp);
   if (!target) return Usage(target.error().message);
   std::vector<std::string> tables = args->All("table");

@@ -10,6 +10,7 @@
 #include "cli/importer.h"
 #include "cli/progress.h"
 #include "config/server_config.h"
+#include "platform/process.h"
 
 namespace malachite::cli {
 namespace {
@@ -190,7 +191,7 @@ int RunImport(int argc, const char* const* argv, const char* const* envp) {
   }
   options.workers =
       static_cast<unsigned>(std::max(1, std::atoi(args->Get("workers", "4").c_str())));
-  options.progress = StderrIsTerminal();
+  options.progress = platform::StderrIsTerminal();  // the default for drawing progress
   const std::string path = azurite ? args->Get("from-azurite") : args->positional[0];
   std::string trimmed = path;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();

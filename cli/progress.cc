@@ -1,12 +1,8 @@
 #include "cli/progress.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 
 namespace malachite::cli {
-
-bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 Progress::Progress(std::string label, bool enabled)
     : label_(std::move(label)), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}

@@ -35,7 +35,4 @@ class Progress {
   bool drawn_ = false;
 };
 
-// True when stderr is a terminal (the default for drawing progress).
-bool StderrIsTerminal();
-
 }  // namespace malachite::cli

@@ -1,13 +1,9 @@
 #include "storage/backup.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
+#include "platform/files.h"
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
@@ -20,19 +16,28 @@ namespace fs = std::filesystem;
 
 constexpr const char* kDataFile = "data.mdb";
 
-tl::unexpected<Error> IoError(const std::string& what, const std::string& path, int err) {
-  return Fail(ErrorCode::kInternalError, what + " " + path + ": " + std::strerror(err));
+tl::unexpected<Error> IoError(const std::string& what, const std::string& path,
+                              const std::error_code& ec) {
+  return Fail(ErrorCode::kInternalError, what + " " + path + ": " + ec.message());
 }
 
 // fsync(2) of a file or directory, so a rename that follows (or preceded) is durable.
 Result<void> SyncPath(const std::string& path, bool directory) {
-  int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-  if (fd < 0) return IoError("cannot open", path, errno);
-  const int rc = ::fsync(fd);
-  const int err = errno;
-  ::close(fd);
-  if (rc != 0) return IoError("cannot sync", path, err);
+  if (auto ec = platform::SyncPath(path, directory)) return IoError("cannot sync", path, ec);
   return {};
+}
+
+// Renames `from` to `to`, replacing a file or an empty directory there. POSIX rename(2) replaces
+// both at once; Windows replaces a file but not a directory, so an empty one is removed first.
+std::error_code RenameReplacing(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  std::error_code probe;
+  if (ec && fs::is_directory(to, probe) && fs::is_empty(to, probe)) {
+    fs::remove(to, ec);
+    if (!ec) fs::rename(from, to, ec);
+  }
+  return ec;
 }
 
 // `dest` must not exist, or be an empty directory (rename(2) replaces an empty directory).
@@ -51,9 +56,10 @@ Result<fs::path> MakeStaging(const fs::path& dest) {
   fs::path parent = dest.parent_path().empty() ? fs::path(".") : dest.parent_path();
   std::error_code ec;
   fs::create_directories(parent, ec);
-  std::string pattern = (parent / ("." + dest.filename().string() + ".partial-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) return IoError("cannot create", pattern, errno);
-  return fs::path(pattern);
+  const std::string prefix = (parent / ("." + dest.filename().string() + ".partial-")).string();
+  const std::string staging = platform::MakeUniqueDir(prefix, ec);
+  if (staging.empty()) return IoError("cannot create", prefix + "XXXXXX", ec);
+  return fs::path(staging);
 }
 
 // Checks that `file` is an LMDB environment written in this build's format version.
@@ -96,15 +102,17 @@ Result<BackupInfo> CopyEnvironment(MDB_env* env, const std::string& dest_dir) {
   std::error_code ec;
   // LMDB: mdb_env_copy2 runs in its own read transaction, so it sees exactly the commits made
   // before it began and never blocks the writer; MDB_CP_COMPACT skips free pages.
-  if (int rc = mdb_env_copy2(env, staging->c_str(), MDB_CP_COMPACT); rc != 0) {
+  if (int rc = mdb_env_copy2(env, staging->string().c_str(), MDB_CP_COMPACT); rc != 0) {
     fs::remove_all(*staging, ec);
     return tl::unexpected<Error>(LmdbError(rc, "backup to " + dest_dir));
   }
   const std::string file = (*staging / kDataFile).string();
   Result<void> synced = SyncPath(file, false);
   if (synced) synced = SyncPath(staging->string(), true);
-  if (synced && ::rename(staging->c_str(), dest.c_str()) != 0) {
-    synced = IoError("cannot rename the backup to", dest_dir, errno);
+  if (synced) {
+    if (auto renamed = RenameReplacing(*staging, dest)) {
+      synced = IoError("cannot rename the backup to", dest_dir, renamed);
+    }
   }
   if (!synced) {
     fs::remove_all(*staging, ec);
@@ -133,8 +141,10 @@ Result<BackupInfo> RestoreDataDir(const std::string& backup_dir, const std::stri
   }
   Result<void> ok = CheckStoreFile(incoming.string());
   if (ok) ok = SyncPath(incoming.string(), false);
-  if (ok && ::rename(incoming.c_str(), target.c_str()) != 0) {
-    ok = IoError("cannot rename into", target.string(), errno);
+  if (ok) {
+    if (auto renamed = RenameReplacing(incoming, target)) {
+      ok = IoError("cannot rename into", target.string(), renamed);
+    }
   }
   if (!ok) {
     fs::remove(incoming, ec);

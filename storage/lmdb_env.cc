@@ -1,14 +1,10 @@
 #include "storage/lmdb_env.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
+#include "platform/files.h"
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
@@ -33,9 +29,8 @@ Result<void> PrepareDir(const std::string& dir) {
   fs::create_directories(dir, ec);
   if (ec) return DirError(dir, "cannot create: " + ec.message());
   if (!fs::is_directory(dir, ec)) return DirError(dir, "is not a directory");
-  if (::access(dir.c_str(), W_OK | R_OK | X_OK) != 0) {
-    return DirError(dir, std::string("not accessible: ") + std::strerror(errno));
-  }
+  if (ec = platform::CheckDirWritable(dir); ec)
+    return DirError(dir, "not accessible: " + ec.message());
   return {};
 }
 
@@ -45,12 +40,10 @@ Result<void> PrepareDir(const std::string& dir) {
 // the file's blocks now turns a full disk into error answers instead. Best effort: a disk that is
 // already full at start still serves reads with the slots that exist.
 void ReserveReaderTable(const std::string& dir) {
-  const std::string path = dir + "/lock.mdb";
-  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) (void)::posix_fallocate(fd, 0, st.st_size);
-  ::close(fd);
+  std::error_code ec;
+  platform::File file = platform::File::OpenOrCreate(dir + "/lock.mdb", ec);
+  if (!file.is_open()) return;
+  if (auto size = file.Size(); size && *size > 0) (void)file.Allocate(*size);
 }
 
 // LMDB: a commit normally syncs twice: the data pages (fdatasync), then the meta page that
@@ -98,11 +91,10 @@ Result<void> OpenDatabases(MDB_env* env, Databases* dbs) {
 Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   const std::string& dir = options.dir;
   if (auto ok = PrepareDir(dir); !ok) return tl::unexpected<Error>(ok.error());
-  std::unique_ptr<LmdbEnv> env(new LmdbEnv());
+  auto lock = DataDirLock::Take(dir);
+  if (!lock) return tl::unexpected<Error>(lock.error());
+  std::unique_ptr<LmdbEnv> env(new LmdbEnv(std::move(*lock)));
   env->dir_ = dir;
-  auto fd = LockDataDir(dir);
-  if (!fd) return tl::unexpected<Error>(fd.error());
-  env->lock_fd_ = *fd;
 
   // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
   // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written:
@@ -145,7 +137,6 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
 
 LmdbEnv::~LmdbEnv() {
   if (env_ != nullptr) mdb_env_close(env_);
-  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 }  // namespace malachite::storage

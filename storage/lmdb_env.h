@@ -9,6 +9,7 @@
 
 #include "common/durability.h"
 #include "common/error.h"
+#include "storage/data_dir_lock.h"
 
 namespace malachite::storage {
 
@@ -44,9 +45,9 @@ class LmdbEnv {
   const std::string& dir() const { return dir_; }
 
  private:
-  LmdbEnv() = default;
+  explicit LmdbEnv(DataDirLock lock) : lock_(std::move(lock)) {}
   MDB_env* env_ = nullptr;
-  int lock_fd_ = -1;
+  DataDirLock lock_;  // released after mdb_env_close (members are destroyed after the body)
   Databases dbs_;
   std::string dir_;
 };

@@ -5,11 +5,13 @@
 #include <cerrno>
 #include <string>
 
+#include "platform/files.h"
+
 namespace malachite::storage {
 
 std::string LmdbErrorText(int rc) { return mdb_strerror(rc); }
 
-bool IsDiskFull(int rc) { return rc == ENOSPC || rc == EDQUOT || rc == EIO; }
+bool IsDiskFull(int rc) { return platform::IsDiskFullError(rc) || rc == EIO; }
 
 Error LmdbError(int rc, std::string_view what) {
   std::string op(what);
@@ -21,7 +23,7 @@ Error LmdbError(int rc, std::string_view what) {
                  "The storage is full: the LMDB map size is exhausted; nothing was written.",
                  op + ": " + mdb_strerror(rc)};
   }
-  if (rc == ENOSPC || rc == EDQUOT) {
+  if (platform::IsDiskFullError(rc)) {
     return Error{ErrorCode::kInsufficientAccountResources,
                  "The storage is full: no space left on the data disk; nothing was written.",
                  op + ": " + mdb_strerror(rc)};

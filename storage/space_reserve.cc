@@ -1,13 +1,7 @@
 #include "storage/space_reserve.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
+#include <filesystem>
 
 namespace malachite::storage {
 namespace {
@@ -23,23 +17,27 @@ std::string ReservePath(const std::string& dir) { return dir + "/space.reserve";
 
 }  // namespace
 
-void SpaceReserve::RemoveLeftover(const std::string& dir) { ::unlink(ReservePath(dir).c_str()); }
+void SpaceReserve::RemoveLeftover(const std::string& dir) {
+  std::error_code ignored;
+  std::filesystem::remove(ReservePath(dir), ignored);
+}
 
 Result<std::unique_ptr<SpaceReserve>> SpaceReserve::Open(const std::string& dir,
                                                          std::uint64_t bytes) {
   const std::string path = ReservePath(dir);
-  const bool existed = ::access(path.c_str(), F_OK) == 0;
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  platform::File file = platform::File::OpenOrCreate(path, ec);
+  if (!file.is_open()) {
     return Fail(ErrorCode::kInternalError,
-                "data directory " + dir + ": cannot create space.reserve: " + std::strerror(errno));
+                "data directory " + dir + ": cannot create space.reserve: " + ec.message());
   }
-  std::unique_ptr<SpaceReserve> reserve(new SpaceReserve(fd, bytes));
   // Whatever an earlier run held is the reserve's until shown otherwise: Allocate keeps it.
-  struct stat st {};
-  if (::fstat(fd, &st) == 0) reserve->held_ = static_cast<std::uint64_t>(st.st_size);
+  const std::uint64_t earlier = file.Size().value_or(0);
+  std::unique_ptr<SpaceReserve> reserve(new SpaceReserve(std::move(file), bytes));
+  reserve->held_ = earlier;
   if (reserve->held_ > bytes) {
-    if (::ftruncate(fd, static_cast<off_t>(bytes)) == 0) reserve->held_ = bytes;
+    if (reserve->file_.Truncate(bytes)) reserve->held_ = bytes;
   }
   // Emulator: an empty reserve file is what a run killed during a space alarm leaves. Taking the
   // reserve back from the room the alarm gave away would leave deletes without it again.
@@ -48,20 +46,13 @@ Result<std::unique_ptr<SpaceReserve>> SpaceReserve::Open(const std::string& dir,
   return reserve;
 }
 
-SpaceReserve::~SpaceReserve() { ::close(fd_); }
-
 bool SpaceReserve::Allocate(std::uint64_t bytes) {
   if (bytes <= held_) return true;
-  // posix_fallocate gives the file real blocks (an ftruncate'd file would be sparse and hold
-  // nothing). On a failure part-way, some file systems keep what they allocated past the old
-  // size: the ftruncate gives it back, so a failed take never eats the space it found.
-  const int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(bytes));
-  if (rc == 0) {
-    held_ = bytes;
-    return true;
-  }
-  (void)::ftruncate(fd_, static_cast<off_t>(held_));
-  return false;
+  // Real blocks, not a sparse file (which would hold nothing); a failed take gives back what it
+  // found (platform::File::Allocate).
+  if (!file_.Allocate(bytes)) return false;
+  held_ = bytes;
+  return true;
 }
 
 bool SpaceReserve::TakeAll() { return Allocate(wanted_); }
@@ -78,17 +69,12 @@ std::uint64_t SpaceReserve::TakeWhatFits() {
   return held_;
 }
 
-std::uint64_t SpaceReserve::DiskRoom() const {
-  struct statvfs vfs {};
-  if (::fstatvfs(fd_, &vfs) != 0) return 0;
-  const std::uint64_t blocks = ::geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
-  return blocks * vfs.f_frsize;
-}
+std::uint64_t SpaceReserve::DiskRoom() const { return file_.DiskRoom(); }
 
 std::uint64_t SpaceReserve::Release() {
   const std::uint64_t released = held_;
-  // ftruncate to 0 frees the blocks at once, also when the directory was unlinked (--in-memory).
-  if (::ftruncate(fd_, 0) == 0) held_ = 0;
+  // Truncating to 0 frees the blocks at once, also when the directory was unlinked (--in-memory).
+  if (file_.Truncate(0)) held_ = 0;
   return released;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "platform/files.h"
 
 namespace malachite::storage {
 
@@ -24,7 +25,7 @@ class SpaceReserve {
   // Removes `<dir>/space.reserve` if an earlier run left one (a store opened without a reserve
   // gives its blocks back). Absent is not an error; nor is a failure (the file is only blocks).
   static void RemoveLeftover(const std::string& dir);
-  ~SpaceReserve();
+  ~SpaceReserve() = default;
   SpaceReserve(const SpaceReserve&) = delete;
   SpaceReserve& operator=(const SpaceReserve&) = delete;
 
@@ -45,11 +46,12 @@ class SpaceReserve {
   std::uint64_t wanted() const { return wanted_; }
 
  private:
-  SpaceReserve(int fd, std::uint64_t wanted) : fd_(fd), wanted_(wanted) {}
+  SpaceReserve(platform::File file, std::uint64_t wanted)
+      : file_(std::move(file)), wanted_(wanted) {}
   // Allocates blocks for [0, bytes) of the file; on failure gives back what this call added.
   bool Allocate(std::uint64_t bytes);
 
-  int fd_;
+  platform::File file_;
   const std::uint64_t wanted_;
   std::uint64_t held_ = 0;
 };

@@ -1,8 +1,8 @@
 #include "server/admin/admin_access.h"
 
-#include <arpa/inet.h>
 #include <openssl/crypto.h>
 
+#include <boost/asio/ip/address.hpp>
 #include <cstring>
 
 #include "common/encoding.h"
@@ -51,8 +51,9 @@ bool IsLoopbackName(std::string_view host) {
   if (!name.empty() && name.back() == '.') name.pop_back();
   if (name == "localhost") return true;
   if (name.size() > 10 && name.compare(name.size() - 10, 10, ".localhost") == 0) return true;
-  in_addr address{};
-  return ::inet_pton(AF_INET, name.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
+  boost::system::error_code ec;
+  const auto v4 = boost::asio::ip::make_address_v4(name, ec);
+  return !ec && (v4.to_uint() >> 24) == 127;
 }
 
 }  // namespace
@@ -92,15 +93,14 @@ bool IsHealthProbePath(std::string_view path) { return path == "/-/healthy" || p
 
 bool IsLoopbackAddress(std::string_view address) {
   if (address.empty()) return true;
-  std::string text(address);
-  in_addr v4{};
-  if (::inet_pton(AF_INET, text.c_str(), &v4) == 1) {
-    return (ntohl(v4.s_addr) >> 24) == 127;
-  }
-  in6_addr v6{};
-  if (::inet_pton(AF_INET6, text.c_str(), &v6) != 1) return false;
-  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
-  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  const std::string text(address);
+  boost::system::error_code ec;
+  const auto v4 = boost::asio::ip::make_address_v4(text, ec);
+  if (!ec) return (v4.to_uint() >> 24) == 127;
+  const auto v6 = boost::asio::ip::make_address_v6(text, ec);
+  if (ec) return false;
+  if (v6.is_loopback()) return true;
+  return v6.is_v4_mapped() && v6.to_bytes()[12] == 127;
 }
 
 AdminAccess::AdminAccess(const std::vector<AccountConfig>& accounts, bool open, const Clock& clock)

@@ -3,9 +3,8 @@
 // operation itself is authorized afterwards (sas_authorize.cc).
 #include "server/auth/sas.h"
 
-#include <arpa/inet.h>
-
 #include <array>
+#include <boost/asio/ip/address.hpp>
 #include <cstring>
 
 #include "common/datetime.h"
@@ -52,11 +51,14 @@ std::optional<std::uint8_t> ParseResourceTypes(std::string_view text) {
 std::optional<std::string> AddressBytes(std::string_view text) {
   std::string s(text);
   if (s.size() > 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
-  std::array<unsigned char, 16> raw{};
-  if (inet_pton(AF_INET, s.c_str(), raw.data()) == 1) {
+  boost::system::error_code ec;
+  if (const auto v4 = boost::asio::ip::make_address_v4(s, ec); !ec) {
+    const auto raw = v4.to_bytes();
     return std::string(reinterpret_cast<const char*>(raw.data()), 4);
   }
-  if (inet_pton(AF_INET6, s.c_str(), raw.data()) != 1) return std::nullopt;
+  const auto v6 = boost::asio::ip::make_address_v6(s, ec);
+  if (ec) return std::nullopt;
+  const auto raw = v6.to_bytes();
   static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
   if (std::memcmp(raw.data(), kMapped, 12) == 0) {
     return std::string(reinterpret_cast<const char*>(raw.data() + 12), 4);

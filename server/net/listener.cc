@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -19,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "platform/process.h"
 #include "server/net/accept_backoff.h"
 #include "server/net/fd_limit.h"
 #include "server/net/session.h"
@@ -38,6 +38,9 @@ constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 constexpr auto kDrainLimit = std::chrono::seconds(10);
 // Idle connections closed each time accept fails (EMFILE): room for the connections waiting.
 constexpr std::size_t kClosePerFailedAccept = 16;
+// How long a closed console window (Windows' CTRL_CLOSE_EVENT) waits for the stop: Windows ends
+// the process about 5 s after the event whatever its handler does.
+constexpr unsigned kConsoleCloseGraceMs = 5000;
 
 void LogException(std::string_view what, std::exception_ptr error) {
   if (!error) return;
@@ -60,7 +63,9 @@ class BeastListener final : public Listener {
         admin_access_(AdminAccess::ForConfig(config, SystemClock::Instance())),
         exit_with_stdin_(config.exit_with_stdin),
         acceptor_(ioc_),
-        signals_(ioc_, SIGINT, SIGTERM) {
+        signals_(ioc_) {
+    for (int signal : platform::StopSignals()) signals_.add(signal);
+    platform::ForwardConsoleCloseToSigterm(kConsoleCloseGraceMs);
     // One single-threaded io_context per I/O thread, each connection bound to one of them
     // (round robin): a keep-alive connection's reads, handling and writes stay on one thread,
     // so a request costs no hand-off or wake-up between I/O threads (and no strand).
@@ -79,8 +84,8 @@ class BeastListener final : public Listener {
         open_files_.now,
         open_files_.now != open_files_.before ? fmt::format(", raised from {}", open_files_.before)
                                               : std::string(),
-        open_files_.hard == RLIM_INFINITY ? std::string("unlimited")
-                                          : std::to_string(open_files_.hard),
+        open_files_.hard == OpenFileLimit::kUnlimited ? std::string("unlimited")
+                                                      : std::to_string(open_files_.hard),
         connections_.high_water()));
     lines.push_back(body_budget_.limit() == 0
                         ? std::string("request bodies in flight: no memory limit")

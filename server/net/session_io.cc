@@ -1,8 +1,5 @@
 #include "server/net/session_io.h"
 
-#include <sys/socket.h>
-#include <sys/uio.h>
-
 #include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/buffer.hpp>
@@ -15,6 +12,8 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <chrono>
+
+#include "platform/socket.h"
 
 namespace malachite::server {
 namespace {
@@ -65,15 +64,7 @@ asio::awaitable<void> DrainBeforeClose(beast::tcp_stream& stream) {
 }
 
 std::size_t SendNow(beast::tcp_stream& tcp, std::string_view head, std::string_view body) {
-  std::array<iovec, 2> parts{iovec{const_cast<char*>(head.data()), head.size()},
-                             iovec{const_cast<char*>(body.data()), body.size()}};
-  msghdr message{};
-  message.msg_iov = parts.data();
-  message.msg_iovlen = body.empty() ? 1 : 2;
-  // MSG_NOSIGNAL: a peer that went away is an EPIPE for the write that follows, not a SIGPIPE.
-  const ssize_t sent =
-      ::sendmsg(tcp.socket().native_handle(), &message, MSG_DONTWAIT | MSG_NOSIGNAL);
-  return sent > 0 ? static_cast<std::size_t>(sent) : 0;
+  return platform::TrySendNow(static_cast<std::intptr_t>(tcp.socket().native_handle()), head, body);
 }
 
 // Answers a plain-HTTP request on the HTTPS port with a 400 naming the problem, then closes.

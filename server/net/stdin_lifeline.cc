@@ -6,26 +6,12 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <cerrno>
+
+#include "platform/process.h"
 
 namespace malachite::server {
 
 namespace asio = boost::asio;
-
-namespace {
-
-// Reads fd 0 to its end without asio: for inputs epoll cannot watch, whose reads never block.
-std::string DrainBlocking() {
-  std::array<char, 4096> buffer{};
-  for (;;) {
-    const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
-    if (n > 0) continue;
-    if (n < 0 && errno == EINTR) continue;
-    return n == 0 ? "standard input ended" : "standard input failed";
-  }
-}
-
-}  // namespace
 
 asio::awaitable<void> WatchStdin(asio::io_context& ioc,
                                  std::function<void(const std::string&)> stop) {
@@ -45,7 +31,7 @@ asio::awaitable<void> WatchStdin(asio::io_context& ioc,
     if (ec == asio::error::eof) {
       stop("standard input ended");
     } else if (ec == boost::system::errc::operation_not_permitted) {
-      stop(DrainBlocking());  // EPERM from epoll_ctl: a regular file or /dev/null
+      stop(platform::ReadStdinToEnd());  // EPERM from epoll_ctl: a regular file or /dev/null
     } else {
       stop("standard input failed: " + ec.message());
     }

@@ -1,0 +1,44 @@
+// The process and its console: limits, signals, standard streams. One implementation per system
+// (posix/process.cc, windows/process.cc), chosen by CMake; see files.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace malachite::platform {
+
+// The process's open-file limit. Every connection is a descriptor (a SOCKET on Windows).
+struct OpenFileLimit {
+  static constexpr std::uint64_t kUnlimited = UINT64_MAX;
+  std::uint64_t before = 0;  // the soft limit the process started with
+  std::uint64_t now = 0;     // the soft limit in force (the hard limit when raising worked)
+  std::uint64_t hard = 0;    // kUnlimited when the system sets none
+};
+
+// POSIX: raises the soft RLIMIT_NOFILE to the hard limit (capped at the kernel's fs.nr_open when
+// the hard limit is unlimited). Windows: sockets have no per-process limit; reports the number
+// of connections the server plans for (windows/process.cc). Never fails: when raising is
+// refused, `now` is the unchanged soft limit.
+OpenFileLimit RaiseOpenFileLimit();
+
+// The signal numbers that ask the server to stop: SIGINT and SIGTERM; on Windows also SIGBREAK
+// (Ctrl-Break). For an asio::signal_set.
+std::vector<int> StopSignals();
+
+// Windows: closing the console window, logging off and shutting down send no signal; this makes
+// them raise SIGTERM (so the stop signal set sees them) and holds the system's handler while the
+// process stops, for up to `grace_ms` (Windows ends the process when the handler returns).
+// POSIX: nothing to do (SIGHUP is not a stop request here).
+void ForwardConsoleCloseToSigterm(unsigned grace_ms);
+
+// Reads standard input to its end with blocking reads and says how it ended ("standard input
+// ended", "standard input failed"). For the parent-process lifeline where the input cannot be
+// watched asynchronously.
+std::string ReadStdinToEnd();
+
+bool StderrIsTerminal();
+
+std::uint64_t CurrentProcessId();
+
+}  // namespace malachite::platform
