@@ -22,7 +22,7 @@ export interface StartMalachiteOptions {
   seed?: string;
   /** Extra command-line flags, appended last (a later flag wins), e.g. ["--throttling", "off"]. See `malachite --help`. */
   args?: string[];
-  /** The malachite binary to run. Default: MALACHITE_BINARY, else the binary package of this platform (@malachite/server-linux-x64 or -linux-arm64). */
+  /** The malachite binary to run. Default: MALACHITE_BINARY, else the binary package of this platform (@malachite/server-linux-x64, -linux-arm64 or -win32-x64, whose bin/malachite.exe runs on Windows). */
   binary?: string;
   /** How long to wait for the server to listen before killing it and rejecting. Default 10000. */
   startTimeoutMs?: number;
@@ -53,9 +53,10 @@ export interface MalachiteServer extends MalachiteAdmin {
   /** The server's last lines of output (up to 20 of stdout and of stderr). */
   output(): string;
   /**
-   * Stops the server (its stdin closed and SIGTERM; SIGKILL after 5 s) and resolves once it has
-   * exited. Rejects, with its last output, when it had crashed or had to be killed. Calling it
-   * again returns the same promise. A server not stopped stops anyway when this process exits.
+   * Stops the server (its stdin closed and SIGTERM; SIGKILL after 5 s. On Windows, which has no
+   * SIGTERM, its stdin closed, then killed after 5 s) and resolves once it has exited. Rejects,
+   * with its last output, when it had crashed or had to be killed. Calling it again returns the
+   * same promise. A server not stopped stops anyway when this process exits.
    */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -69,5 +70,9 @@ export interface MalachiteServer extends MalachiteAdmin {
  */
 export function startMalachite(options?: StartMalachiteOptions): Promise<MalachiteServer>;
 
-/** The binary startMalachite() would run for `binary` (options.binary), or throws why there is none. */
+/**
+ * The binary startMalachite() would run for `binary` (options.binary): it, else MALACHITE_BINARY,
+ * else this platform's binary package's bin/malachite (bin/malachite.exe on Windows); or throws
+ * why there is none, or why that file cannot run here (an ELF or PE file of another system or CPU).
+ */
 export function resolveBinary(binary?: string): string;

@@ -74,7 +74,8 @@ const liveServers = new Set();
 let runnerWatch;
 
 // This process's parent, read from /proc (a test runner's sandbox may hand tests a copy of
-// `process` whose ppid and connected never change); undefined where there is no /proc.
+// `process` whose ppid and connected never change); undefined where there is no /proc (Windows,
+// where a process keeps the id of a parent that died: no runner watch there).
 function parentPid() {
   try {
     const stat = fs.readFileSync("/proc/self/stat", "utf8");
@@ -215,9 +216,9 @@ class MalachiteServer extends MalachiteAdminClient {
   }
 
   /**
-   * Stops the server: closes its stdin and sends SIGTERM, SIGKILL after 5 s. Resolves once it has
-   * exited; rejects when it had crashed or had to be killed. Calling it again returns the same
-   * promise.
+   * Stops the server: closes its stdin (the server stops when it closes) and sends SIGTERM (not
+   * on Windows, which has none); kills it after 5 s. Resolves once it has exited; rejects when it had crashed or
+   * had to be killed. Calling it again returns the same promise.
    */
   stop() {
     if (!this.#stopping) this.#stopping = this.#stop();
@@ -227,11 +228,14 @@ class MalachiteServer extends MalachiteAdminClient {
   async #stop() {
     const child = this.#child;
     const exitedBefore = this.#exit !== undefined;
+    // Windows has no SIGTERM: Node's kill() there is TerminateProcess, a kill that stops nothing
+    // gracefully. The closed stdin is the graceful stop (--exit-with-stdin).
+    const graceful = process.platform === "win32" ? "its stdin closing" : "SIGTERM";
     let killed = false;
     if (!exitedBefore) {
       child.ref(); // the caller awaits the exit: keep the process alive until it happens
       child.stdin.end();
-      child.kill("SIGTERM");
+      if (process.platform !== "win32") child.kill("SIGTERM");
       const timer = setTimeout(() => {
         killed = true;
         child.kill("SIGKILL");
@@ -242,7 +246,7 @@ class MalachiteServer extends MalachiteAdminClient {
     const { code, signal } = this.#exit;
     const { stdout, stderr } = this.#tails;
     if (killed) {
-      throw errorWithOutput(`malachite (pid ${this.pid}) did not stop within ${kStopKillAfterMs} ms of SIGTERM and was killed`, stdout, stderr);
+      throw errorWithOutput(`malachite (pid ${this.pid}) did not stop within ${kStopKillAfterMs} ms of ${graceful} and was killed`, stdout, stderr);
     }
     if (exitedBefore || !(code === 0 || signal === "SIGTERM")) {
       const how = exitedBefore ? "had exited by itself" : "stopped";

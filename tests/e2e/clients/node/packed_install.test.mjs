@@ -5,11 +5,16 @@
 // runners (examples/: node --test, vitest, jest), project/behaviour.test.mjs, bench/client_start.mjs
 // and, with a Docker engine, @malachite/testcontainers against the image built from scripts/package's
 // context. Each inner node:test test is reported here under its own name (results-reporter.mjs).
+// The Windows binary package (@malachite/server-win32-x64, from scripts/package's
+// malachite-<v>-windows-x86_64.zip) is checked as npm installs it for win32-x64 (npm --os --cpu),
+// and @malachite/server picks its bin/malachite.exe when the platform is win32 (faked here; the
+// release workflow's windows job runs project/windows.test.mjs on Windows).
 //
 //   node --test --test-concurrency=1 tests/e2e/clients/node/*.test.mjs      (after scripts/package)
 //
 // The binary comes from the binary package, as for a user: MALACHITE_BINARY is unset for the
-// project. No bundle in dist/: skipped (MALACHITE_PACKAGE_REQUIRED=1: failed);
+// project. The bundles are in MALACHITE_DIST (default dist/). No bundle there: skipped
+// (MALACHITE_PACKAGE_REQUIRED=1: failed), the same for the Windows zip and its tests;
 // MALACHITE_REQUIRE_ARM64=1: the aarch64 bundle must be there too. No Docker engine (or
 // MALACHITE_NODE_CLIENT_DOCKER=0): the Testcontainers test is skipped (MALACHITE_DOCKER_REQUIRED=1:
 // failed). The project's node_modules are cached in ~/.cache/malachite/node-client, keyed by its
@@ -27,6 +32,7 @@ import { unavailable } from "../../../support/required.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..", "..", "..");
 const machine = { x64: "x86_64", arm64: "aarch64" }[process.arch] ?? process.arch;
+const dist = process.env.MALACHITE_DIST ?? join(repoRoot, "dist");
 const work = mkdtempSync(join(tmpdir(), "malachite-node-client-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 const minutes = (n) => n * 60_000;
@@ -74,11 +80,11 @@ const project = () => (made ??= makeProject());
 
 async function makeProject() {
   const version = (await mustRun("scripts/package --version", join(repoRoot, "scripts", "package"), ["--version"])).trim();
-  const bundle = join(repoRoot, "dist", `malachite-${version}-linux-${machine}.tar.gz`);
+  const bundle = join(dist, `malachite-${version}-linux-${machine}.tar.gz`);
   if (!existsSync(bundle)) return { missing: `no ${bundle}: run scripts/package first` };
   const npmDir = join(work, "npm");
   // clients/node/pack reads MALACHITE_REQUIRE_ARM64 itself: then the aarch64 bundle must be there.
-  await mustRun("clients/node/pack", join(repoRoot, "clients", "node", "pack"), ["--out", npmDir], { env: process.env });
+  await mustRun("clients/node/pack", join(repoRoot, "clients", "node", "pack"), ["--out", npmDir, "--dist", dist], { env: process.env });
   const tarballs = readdirSync(npmDir).filter((f) => f.endsWith(".tgz")).sort();
 
   // node_modules of project/package.json's lock, cached; hard-linked into the project (a copy in a
@@ -121,9 +127,9 @@ async function makeProject() {
   const pkg = JSON.parse(readFileSync(join(files, "package.json"), "utf8"));
   pkg.optionalDependencies = {};
   for (const file of tarballs) {
-    const m = /^malachite-(client|server|server-linux-(x64|arm64)|testcontainers)-\d.*\.tgz$/.exec(file);
+    const m = /^malachite-(client|server|server-(linux-x64|linux-arm64|win32-x64)|testcontainers)-\d.*\.tgz$/.exec(file);
     if (!m) continue;
-    const thisPlatform = m[2] === undefined || m[2] === process.arch;
+    const thisPlatform = m[2] === undefined || m[2] === `${process.platform}-${process.arch}`;
     (thisPlatform ? pkg.devDependencies : pkg.optionalDependencies)[`@malachite/${m[1]}`] = `file:${join(npmDir, file)}`;
   }
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -202,6 +208,129 @@ describe("the npm tarballs installed into a clean project", () => {
     if (!p) return;
     const out = await run(process.execPath, [join("node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: p.dir });
     assert.equal(out.code, 0, `tsc --strict rejects types-check.ts:\n${tail(out.output)}`);
+  });
+});
+
+// ---- the Windows binary package, as npm installs it on Windows x64 --------------------------------
+// The machine of a PE file (0x8664: x86-64), or undefined when the bytes are not one.
+function peMachine(bytes) {
+  if (bytes.length < 64 || bytes.toString("latin1", 0, 2) !== "MZ") return undefined;
+  const at = bytes.readUInt32LE(0x3c);
+  if (at + 6 > bytes.length || bytes.readUInt32BE(at) !== 0x50450000) return undefined; // "PE\0\0"
+  return bytes.readUInt16LE(at + 4);
+}
+
+let windowsMade;
+// { zip, unzipped, unpacked (the win32-x64 tarball's package/), user (a project where npm installed
+// the packages as on Windows x64) }, or undefined after marking the test skipped (failed where
+// packages are required).
+async function windowsReady(t) {
+  const p = await ready(t);
+  if (!p) return undefined;
+  const w = await (windowsMade ??= makeWindows(p));
+  if (w.missing) return unavailable(t, "MALACHITE_PACKAGE_REQUIRED", w.missing);
+  return { ...w, p };
+}
+
+async function makeWindows(p) {
+  const name = `malachite-${p.version}-windows-x86_64`;
+  const zip = join(dist, `${name}.zip`);
+  if (!existsSync(zip)) return { missing: `no ${zip}: run scripts/package --windows-exe <the cross build's malachite.exe>` };
+  const file = `malachite-server-win32-x64-${p.version}.tgz`;
+  assert.ok(p.tarballs.includes(file), `clients/node/pack made no ${file} from ${zip}: ${p.tarballs.join(" ")}`);
+  const unpacked = join(work, "win32-x64");
+  mkdirSync(unpacked);
+  await mustRun(`tar -xzf ${file}`, "tar", ["-xzf", join(p.npmDir, file), "-C", unpacked]);
+  await mustRun(`unzip ${zip}`, "unzip", ["-q", zip, "-d", join(work, "windows-zip")]);
+  // A user's project: @malachite/client and /server, every binary package as an optional
+  // dependency (as @malachite/server names them); npm --os --cpu plays Windows x64, and no script
+  // runs (install.js would look for this machine's package).
+  const user = join(work, "windows-user");
+  mkdirSync(user);
+  const tgz = (f) => `file:${join(p.npmDir, f)}`;
+  const optional = {};
+  for (const f of p.tarballs) {
+    const m = /^malachite-(server-(?:linux|win32)-[a-z0-9]+)-\d/.exec(f);
+    if (m) optional[`@malachite/${m[1]}`] = tgz(f);
+  }
+  const pkg = {
+    name: "windows-user",
+    version: "1.0.0",
+    dependencies: { "@malachite/client": tgz(`malachite-client-${p.version}.tgz`), "@malachite/server": tgz(`malachite-server-${p.version}.tgz`) },
+    optionalDependencies: optional,
+  };
+  writeFileSync(join(user, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+  await mustRun("npm install --os=win32 --cpu=x64", "npm",
+    ["install", "--os=win32", "--cpu=x64", "--ignore-scripts", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: user });
+  return { zip, unzipped: join(work, "windows-zip", name), unpacked: join(unpacked, "package"), user };
+}
+
+// What @malachite/server's resolveBinary() answers in the Windows user's project: { binary } or
+// { error }; win32: process.platform and process.arch faked to win32 and x64 first (binary.js reads
+// them when it is called).
+async function resolvedInWindowsProject(w, { win32, binary }) {
+  const fake = win32 ? 'Object.defineProperty(process, "platform", { value: "win32" }); Object.defineProperty(process, "arch", { value: "x64" });' : "";
+  const script = `${fake} let out; try { out = { binary: require("@malachite/server").resolveBinary() }; } ` +
+    "catch (e) { out = { error: e.message }; } console.log(JSON.stringify(out));";
+  const out = await mustRun("resolveBinary() in the Windows user's project", process.execPath, ["-e", script],
+    { cwd: w.user, env: binary ? { ...projectEnv(), MALACHITE_BINARY: binary } : projectEnv() });
+  return JSON.parse(out.trim().split("\n").pop());
+}
+
+describe("the Windows binary package @malachite/server-win32-x64, from the Windows zip", () => {
+  test("it holds bin/malachite.exe (the zip's, a PE x86-64 executable), LICENSE, THIRD-PARTY-NOTICES, README.md and package.json only", async (t) => {
+    const w = await windowsReady(t);
+    if (!w) return;
+    assert.deepEqual(readdirSync(w.unpacked).sort(), ["LICENSE", "README.md", "THIRD-PARTY-NOTICES", "bin", "package.json"]);
+    assert.deepEqual(readdirSync(join(w.unpacked, "bin")), ["malachite.exe"]);
+    const exe = readFileSync(join(w.unpacked, "bin", "malachite.exe"));
+    assert.equal(peMachine(exe), 0x8664, "bin/malachite.exe is not a PE x86-64 executable");
+    assert.ok(exe.equals(readFileSync(join(w.unzipped, "malachite.exe"))), "bin/malachite.exe is not the zip's malachite.exe");
+    assert.ok(readFileSync(join(w.unpacked, "LICENSE")).equals(readFileSync(join(repoRoot, "LICENSE"))));
+    assert.ok(readFileSync(join(w.unpacked, "THIRD-PARTY-NOTICES")).equals(readFileSync(join(w.unzipped, "THIRD-PARTY-NOTICES.txt"))),
+      "THIRD-PARTY-NOTICES is not the zip's THIRD-PARTY-NOTICES.txt");
+  });
+
+  test("its package.json says os win32, cpu x64, no libc, files bin/malachite.exe, at the version; @malachite/server names it at that version", async (t) => {
+    const w = await windowsReady(t);
+    if (!w) return;
+    const manifest = JSON.parse(readFileSync(join(w.unpacked, "package.json"), "utf8"));
+    assert.deepEqual([manifest.name, manifest.version, manifest.os, manifest.cpu, manifest.libc],
+      ["@malachite/server-win32-x64", w.p.version, ["win32"], ["x64"], undefined]);
+    assert.ok(manifest.files.includes("bin/malachite.exe"), `files: ${manifest.files}`);
+    const server = JSON.parse(readFileSync(join(w.user, "node_modules", "@malachite", "server", "package.json"), "utf8"));
+    assert.equal(server.optionalDependencies["@malachite/server-win32-x64"], w.p.version);
+  });
+
+  test("npm installs it, and no Linux binary package, for win32-x64", async (t) => {
+    const w = await windowsReady(t);
+    if (!w) return;
+    const installed = readdirSync(join(w.user, "node_modules", "@malachite")).sort();
+    assert.deepEqual(installed, ["client", "server", "server-win32-x64"]);
+    assert.ok(existsSync(join(w.user, "node_modules", "@malachite", "server-win32-x64", "bin", "malachite.exe")));
+  });
+
+  test("resolveBinary() on win32-x64 picks its bin/malachite.exe, and refuses a Linux binary there in one line", async (t) => {
+    const w = await windowsReady(t);
+    if (!w) return;
+    const picked = await resolvedInWindowsProject(w, { win32: true });
+    assert.deepEqual(picked, { binary: join(w.user, "node_modules", "@malachite", "server-win32-x64", "bin", "malachite.exe") });
+    // node itself is an ELF executable of this machine.
+    const elf = await resolvedInWindowsProject(w, { win32: true, binary: process.execPath });
+    assert.match(elf.error ?? "", new RegExp(`^@malachite/server: MALACHITE_BINARY names .*, a linux-${machine} binary, and this is win32-x64; .*MALACHITE_BINARY`));
+    assert.doesNotMatch(elf.error, /\n/);
+  });
+
+  test("on Linux, the same project says its Linux package is not installed, and refuses malachite.exe in one line", async (t) => {
+    const w = await windowsReady(t);
+    if (!w) return;
+    const here = `${process.platform}-${process.arch}`;
+    const none = await resolvedInWindowsProject(w, { win32: false });
+    assert.match(none.error ?? "", new RegExp(`^@malachite/server: the binary package @malachite/server-${here} for ${here} is not installed`));
+    const exe = join(w.unzipped, "malachite.exe");
+    const pe = await resolvedInWindowsProject(w, { win32: false, binary: exe });
+    assert.equal(pe.error?.split(";")[0], `@malachite/server: MALACHITE_BINARY names ${exe}, a windows-x86_64 binary, and this is ${here}`);
+    assert.doesNotMatch(pe.error, /\n/);
   });
 });
 
@@ -297,7 +426,7 @@ test("@malachite/testcontainers with a Docker engine: the README example and pro
   let tagged = false;
   try {
     t.diagnostic(engine.what);
-    const context = join(repoRoot, "dist", `malachite-${p.version}-image-${machine}`);
+    const context = join(dist, `malachite-${p.version}-image-${machine}`);
     assert.ok(existsSync(join(context, "build-args")), `no image context ${context} (scripts/package)`);
     // A tag the engine had before stays; one made here goes at the end.
     tagged = (await run("docker", ["image", "inspect", image], { env })).code !== 0;

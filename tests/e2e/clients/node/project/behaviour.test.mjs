@@ -301,8 +301,9 @@ describe("install time: a missing binary package is said in one line, and nothin
     const files = readdirSync(tarballs);
     const tgz = (re) => `file:${join(tarballs, files.find((f) => re.test(f)))}`;
     const optional = {};
-    for (const f of files.filter((f) => /^malachite-server-linux-/.test(f))) {
-      optional[`@malachite/server-linux-${/^malachite-server-linux-([a-z0-9]+)-/.exec(f)[1]}`] = `file:${join(tarballs, f)}`;
+    for (const f of files) {
+      const m = /^malachite-(server-(?:linux|win32)-[a-z0-9]+)-\d/.exec(f);
+      if (m) optional[`@malachite/${m[1]}`] = `file:${join(tarballs, f)}`;
     }
     const dir = join(work, name);
     mkdirSync(dir, { recursive: true });
@@ -495,6 +496,49 @@ describe("bad input: one clear error, never a hang", () => {
     const error = await rejection(startMalachite({ binary: silent, startTimeoutMs: 300 }));
     assert.match(error.message, /did not start within 300 ms: starting/);
     assert.ok(Date.now() - started < 2000);
+  });
+});
+
+describe("stop() on Windows, where there is no SIGTERM (process.platform faked: win32)", () => {
+  // A stand-in server (the launcher runs it like the binary): it says it listens, then records
+  // what stopped it, SIGTERM or its stdin closing; or, stubborn, it ignores both.
+  function standIn(name, stubborn) {
+    const file = join(work, name);
+    const body = stubborn
+      ? "trap '' TERM\necho 'malachite: listening on 127.0.0.1:1'\nexec sleep 30\n"
+      : "trap 'echo SIGTERM >> \"$0.log\"; exit 0' TERM\necho 'malachite: listening on 127.0.0.1:1'\n" +
+        "cat >/dev/null\necho stdin-closed >> \"$0.log\"\n";
+    writeFileSync(file, `#!/bin/sh\n${body}`);
+    chmodSync(file, 0o755);
+    return file;
+  }
+  // startMalachite({ binary }) and stop() in a node process whose platform is `platform`:
+  // { ms, error } of the stop.
+  async function stopIn(platform, binary) {
+    const script =
+      `${platform === "win32" ? 'Object.defineProperty(process, "platform", { value: "win32" });' : ""}` +
+      'const { startMalachite } = require("@malachite/server");' +
+      "startMalachite({ binary: process.argv[1] }).then(async (server) => { const t0 = Date.now(); let error;" +
+      "  try { await server.stop(); } catch (e) { error = e.message; }" +
+      "  console.log(JSON.stringify({ ms: Date.now() - t0, error })); });";
+    const run = await runNode(["-e", script, binary]);
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout.trim().split("\n").pop());
+  }
+
+  test("the closed stdin is the stop, and no SIGTERM is sent; on Linux SIGTERM still is", async () => {
+    const windows = standIn("graceful-win32");
+    assert.equal((await stopIn("win32", windows)).error, undefined);
+    assert.equal(readFileSync(`${windows}.log`, "utf8"), "stdin-closed\n");
+    const linux = standIn("graceful-linux");
+    assert.equal((await stopIn("linux", linux)).error, undefined);
+    assert.equal(readFileSync(`${linux}.log`, "utf8"), "SIGTERM\n");
+  });
+
+  test("a server that does not stop when its stdin closes is killed after 5 s, and stop() rejects saying so", async () => {
+    const { ms, error } = await stopIn("win32", standIn("stubborn", true));
+    assert.ok(ms >= 4900 && ms < 8000, `stop() took ${ms} ms`);
+    assert.match(error ?? "", /did not stop within 5000 ms of its stdin closing and was killed/);
   });
 });
 
