@@ -1,22 +1,19 @@
 #include "tests/support/temp_dir.h"
 
-#include <stdlib.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include "platform/files.h"
+
 namespace malachite::testing {
 
 TempDir::TempDir(std::string_view prefix) {
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
-  }
-  path_ = std::move(pattern);
+  const std::string base =
+      (std::filesystem::temp_directory_path() / (std::string(prefix) + "-")).string();
+  std::error_code ec;
+  path_ = platform::MakeUniqueDir(base, ec);
+  if (path_.empty()) throw std::runtime_error("cannot create " + base + "XXXXXX: " + ec.message());
 }
 
 TempDir::~TempDir() {
