@@ -315,6 +315,7 @@ int Start(ServerConfig& config, const std::vector<std::string>& warnings) {
 }  // namespace
 
 int main(int argc, char** argv, char** envp) {
+  platform::WriteStdioAsBytes();
   // `azurite-table ...` (a link of that name) or `malachite azurite-table ...`: Azurite's table
   // command line (config/azurite_args.h).
   const bool as_link = argc > 0 && IsAzuriteTableName(argv[0]);

@@ -37,6 +37,11 @@ void ForwardConsoleCloseToSigterm(unsigned grace_ms);
 // watched asynchronously.
 std::string ReadStdinToEnd();
 
+// Windows: puts stdout and stderr in binary mode, so the server's lines end in "\n" as on Linux
+// (a console shows them the same; launchers and log collectors reading a pipe get one format on
+// every system). POSIX: nothing to do.
+void WriteStdioAsBytes();
+
 bool StderrIsTerminal();
 
 std::uint64_t CurrentProcessId();

@@ -53,6 +53,8 @@ std::string ReadStdinToEnd() {
   }
 }
 
+void WriteStdioAsBytes() {}
+
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 std::uint64_t CurrentProcessId() { return static_cast<std::uint64_t>(::getpid()); }

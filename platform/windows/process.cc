@@ -1,5 +1,6 @@
 #include "platform/process.h"
 
+#include <fcntl.h>
 #include <io.h>
 #include <windows.h>
 
@@ -60,6 +61,11 @@ std::string ReadStdinToEnd() {
     if (::GetLastError() == ERROR_BROKEN_PIPE) return "standard input ended";
     return "standard input failed";
   }
+}
+
+void WriteStdioAsBytes() {
+  ::_setmode(::_fileno(stdout), _O_BINARY);
+  ::_setmode(::_fileno(stderr), _O_BINARY);
 }
 
 bool StderrIsTerminal() { return ::_isatty(::_fileno(stderr)) != 0; }
