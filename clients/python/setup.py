@@ -1,7 +1,8 @@
-"""The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG>, the compressed tag set
+"""The wheel holds a native binary: not pure, tagged py3-none-<PLATFORM_TAG>, the tag (set)
 clients/python/build-wheel stamped into src/pytest_malachite/_version.py
 (manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_2_x86_64, ...: the binary is static, so any
-glibc or musl Linux of the architecture). Everything else is in pyproject.toml.
+glibc or musl Linux of the architecture; win_amd64 for the Windows wheel's malachite.exe).
+Everything else is in pyproject.toml.
 
 The bdist_wheel command is setuptools' own (setuptools.command.bdist_wheel, setuptools 70.1+), else
 the one setuptools finds registered under that name (the distutils.commands entry point: wheel's,
@@ -22,7 +23,8 @@ except ImportError:  # setuptools < 70.1: the command another package registers 
 
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "src" / "pytest_malachite" / "_version.py"
-if not STAMP.exists() or not (STAMP.parent / "bin" / "malachite").exists():
+BINARIES = [STAMP.parent / "bin" / name for name in ("malachite", "malachite.exe")]
+if not STAMP.exists() or not any(binary.exists() for binary in BINARIES):
     raise SystemExit("pytest-malachite is built by clients/python/build-wheel (it stamps the version "
                      "and copies the malachite binary from the release bundle)")
 PLATFORM_TAG = re.search(r'^PLATFORM_TAG = "([^"]+)"', STAMP.read_text(), re.M).group(1)

@@ -9,9 +9,9 @@ class MalachiteError(RuntimeError):
 
 
 class MalachiteBinaryError(MalachiteError):
-    """No malachite binary this machine can run (missing, not executable, another architecture,
-    the wheel's binary on a system other than Linux); the one-line message names the platform and
-    MALACHITE_BINARY."""
+    """No malachite binary this machine can run (missing, not executable, built for another system
+    or architecture, the wheel's binary on a system other than Linux and Windows); the one-line
+    message names the platform and MALACHITE_BINARY."""
 
 
 class MalachiteStartError(MalachiteError):

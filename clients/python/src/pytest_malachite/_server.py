@@ -2,8 +2,9 @@
 requests (/-/accounts, /-/reset) a test needs.
 
 Lifeline: the server runs with --exit-with-stdin and its stdin is a pipe whose write end only this
-process holds (subprocess makes it close-on-exec). When this process ends in any way, SIGKILL
-included, the kernel closes the pipe and the server stops. stdout and stderr are drained by daemon
+process holds (subprocess makes it close-on-exec, on Windows not inheritable). When this process
+ends in any way, SIGKILL (on Windows TerminateProcess) included, the system closes the pipe and the
+server stops. Closing it is also how stop() stops the server on Windows, which has no SIGTERM. stdout and stderr are drained by daemon
 threads (a full pipe would block the server); the last lines of each are kept for error messages.
 With log_file, stderr (the server's log) goes straight to that file instead, and its last lines
 are read from there.
@@ -17,6 +18,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -233,19 +235,20 @@ class Malachite:
     # -- stopping --------------------------------------------------------------------------------
 
     def stop(self) -> int:
-        """Stops the server (its stdin closed and SIGTERM: a graceful stop; SIGKILL after 5 s) and
-        removes a data directory start_malachite made. Returns its exit status (0: a clean stop;
-        negative: the signal that ended it). Calling it again returns the same status; it may be
-        called from any thread."""
+        """Stops the server (its stdin closed and SIGTERM: a graceful stop; SIGKILL after 5 s. On
+        Windows, which has no SIGTERM, the closed stdin is the graceful stop, and TerminateProcess
+        follows after 5 s) and removes a data directory start_malachite made. Returns its exit
+        status (0: a clean stop; negative: the signal that ended it; 1 on Windows after the kill).
+        Calling it again returns the same status; it may be called from any thread."""
         with self._stop_lock:
             return self._stop()
 
     def kill(self) -> int:
-        """Kills the server with SIGKILL at once, as a crash would (no graceful stop: what was
-        not yet durable is lost), and removes a data directory start_malachite made; a data_dir
-        you gave stays, so start_malachite(data_dir=...) can restart on it. Returns the exit
-        status (-9; the earlier one when it had already stopped). May be called from any thread,
-        before or after stop()."""
+        """Kills the server with SIGKILL (on Windows TerminateProcess) at once, as a crash would
+        (no graceful stop: what was not yet durable is lost), and removes a data directory
+        start_malachite made; a data_dir you gave stays, so start_malachite(data_dir=...) can
+        restart on it. Returns the exit status (-9, on Windows 1; the earlier one when it had
+        already stopped). May be called from any thread, before or after stop()."""
         with self._stop_lock:
             if self.exit_status is None and self.process.poll() is None:
                 self.process.kill()
@@ -259,10 +262,13 @@ class Malachite:
                     self.process.stdin.close()  # type: ignore[union-attr]
                 except OSError:
                     pass
-                try:
-                    self.process.send_signal(signal.SIGTERM)
-                except OSError:
-                    pass
+                # Windows has no SIGTERM: send_signal(SIGTERM) there is TerminateProcess, a kill.
+                # The closed stdin is the graceful stop (--exit-with-stdin).
+                if sys.platform != "win32":
+                    try:
+                        self.process.send_signal(signal.SIGTERM)
+                    except OSError:
+                        pass
                 try:
                     self.process.wait(timeout=_STOP_GRACE_S)
                 except subprocess.TimeoutExpired:

@@ -128,7 +128,8 @@ def _ini_path(config: pytest.Config, name: str) -> Optional[str]:
 def _stop_when_parent_dies(server: Malachite) -> None:
     """Under pytest-xdist the server's lifeline is a worker process, which outlives a SIGKILLed
     main process by seconds (execnet waits 5 s for the running test, then interrupts it). The
-    worker's parent is that main process: once it is gone, stop the server at once."""
+    worker's parent is that main process: once it is gone, stop the server at once. (On Windows
+    getppid() keeps the id of a parent that died: there the server stops with the worker.)"""
     parent = os.getppid()
 
     def watch() -> None:

@@ -6,7 +6,8 @@ The surface (start_malachite, the Malachite and Account objects, the fixtures an
 fixture factories: servers of a scope and accounts on them), accounts isolated from each other (100
 tests under pytest-xdist when it is installed), bad input (no binary, a binary for another machine,
 a port in use, a bad seed, a data directory it cannot use, a bad flag, a server that never says it
-listens: one error each, never a hang), and the lifeline: the server is gone within 2 s of the test
+listens: one error each, never a hang), stop() on Windows (sys.platform faked: the closed stdin and
+no SIGTERM, the kill after 5 s), and the lifeline: the server is gone within 2 s of the test
 process being SIGKILLed. Figures are printed, not asserted.
 """
 import base64
@@ -304,7 +305,7 @@ def test_on_a_system_other_than_linux_the_one_line_says_image_or_MALACHITE_BINAR
     with pytest.raises(pm.MalachiteBinaryError) as refused:
         pm.start_malachite()
     assert_names_platform_and_variable(refused)
-    assert "runs on Linux and this is darwin-%s" % MACHINE in str(refused.value)
+    assert "runs on Linux and Windows, and this is darwin-%s" % MACHINE in str(refused.value)
     assert "Linux on x86_64 and aarch64 (any libc)" in str(refused.value)
     assert "container image" in str(refused.value)
 
@@ -325,6 +326,19 @@ def test_a_binary_for_another_machine_is_refused_before_it_runs(tmp_path):
     assert_names_platform_and_variable(refused)
     assert "is a linux-%s binary and this machine is linux-%s" % (OTHER_ARCH, MACHINE) in str(
         refused.value)
+
+
+def test_on_windows_a_linux_binary_is_refused_before_it_runs(monkeypatch):
+    """Told it runs on Windows x64 (sys.platform win32, platform.machine() AMD64, as Python says
+    there), the launcher refuses this Linux binary in one line that names the Windows wheel.
+    (test_wheel.py installs the Windows wheel and sees it resolve its bin/malachite.exe.)"""
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(platform, "machine", lambda: "AMD64")
+    with pytest.raises(pm.MalachiteBinaryError) as refused:
+        pm.start_malachite(binary=_binary.PACKAGED_BINARY)
+    assert_names_platform_and_variable(refused)
+    assert "is a linux-%s binary and this machine is win32-AMD64" % MACHINE in str(refused.value)
+    assert "wheel for Windows on x86_64 (win_amd64)" in str(refused.value)
 
 
 def expect_start_error(**kwargs):
@@ -395,6 +409,41 @@ def test_an_admin_request_to_a_dead_server_says_it_exited():
         server.create_account()
     assert failed.value.status == 0 and "exited with status -9" in str(failed.value)
     assert server.stop() == -signal.SIGKILL
+
+
+# -- stop() on Windows, where there is no SIGTERM (sys.platform faked: win32) -----------------------
+
+def stand_in(path, stubborn=False):
+    """A stand-in server (the launcher runs it like the binary): it says it listens, records its
+    stdin closing in <path>.log, then a SIGTERM if one comes within 2 s, and exits 0; or, stubborn,
+    it ignores both."""
+    body = ("trap '' TERM\necho 'malachite: listening on 127.0.0.1:1'\nexec sleep 30\n" if stubborn else
+            "trap 'echo SIGTERM >> \"$0.log\"; exit 0' TERM\necho 'malachite: listening on 127.0.0.1:1'\n"
+            "cat >/dev/null\necho stdin-closed >> \"$0.log\"\nsleep 2 </dev/null >/dev/null 2>&1 &\nwait\n")
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+def test_stop_on_windows_closes_stdin_and_sends_no_sigterm_on_linux_it_does(monkeypatch, tmp_path):
+    linux = stand_in(tmp_path / "linux")
+    assert pm.start_malachite(binary=linux).stop() == 0
+    # (SIGTERM may come while it still reads its stdin: then it records no stdin-closed line)
+    assert re.fullmatch(r"(stdin-closed\n)?SIGTERM\n", (tmp_path / "linux.log").read_text())
+    monkeypatch.setattr(sys, "platform", "win32")
+    windows = stand_in(tmp_path / "windows")
+    assert pm.start_malachite(binary=windows).stop() == 0
+    assert (tmp_path / "windows.log").read_text() == "stdin-closed\n"
+
+
+def test_on_windows_a_server_that_ignores_its_closed_stdin_is_killed_after_5_s(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "platform", "win32")
+    server = pm.start_malachite(binary=stand_in(tmp_path / "stubborn", stubborn=True))
+    started = time.monotonic()
+    status = server.stop()
+    took = time.monotonic() - started
+    assert status == -signal.SIGKILL  # (1 on Windows: TerminateProcess)
+    assert 4.9 <= took < 8, "stop() took %.1f s" % took
 
 
 # -- the plugin -------------------------------------------------------------------------------------

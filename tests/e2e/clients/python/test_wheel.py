@@ -1,18 +1,27 @@
 """The pytest-malachite wheel as a user installs it.
 
-clients/python/build-wheel makes the wheel of this machine from scripts/package's bundle in dist/
-(and the aarch64 one when its bundle is there: MALACHITE_REQUIRE_ARM64=1 requires it) into a temp
-dir. Its contents, tags, metadata and entry point are read from the file; pip (Debian's) is asked
+clients/python/build-wheel makes the wheel of this machine from scripts/package's bundle in
+MALACHITE_DIST (default dist/; and the aarch64 one when its bundle is there:
+MALACHITE_REQUIRE_ARM64=1 requires it) into a temp dir. Its contents, tags, metadata and entry point are read from the file; pip (Debian's) is asked
 which machines it takes it for; then it is installed with pip --no-index --no-deps into a clean
 virtual environment (--system-site-packages: Debian's pytest and azure-data-tables), where pytest
 runs, from a temp dir, the README's examples (test_example.py, factory/), the behaviour tests
 (test_plugin.py) and mypy --strict on the package and on typed_usage.py.
+
+The Windows wheel (build-wheel --windows, from malachite-<v>-windows-x86_64.zip) is read as a file
+(its tag py3-none-win_amd64, bin/malachite.exe and its RECORD), pip is asked which machines it takes
+it for, and it is installed for win_amd64 into a folder where the launcher, told it runs on Windows
+x64, resolves its bin/malachite.exe (the release workflow's Windows job runs it there:
+test_windows.py). No zip: those tests skip (MALACHITE_PACKAGE_REQUIRED=1: fail).
 
     /usr/bin/python3 -m pytest tests/e2e/clients/python          (after scripts/package)
 
 No bundle in dist/: skipped (MALACHITE_PACKAGE_REQUIRED=1: failed); the same for python3-mypy.
 The README's snippets are checked against these files by tests/docs.
 """
+import base64
+import hashlib
+import json
 import os
 import platform
 import shutil
@@ -28,6 +37,7 @@ from required import unavailable
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
 PYTHON = "/usr/bin/python3"  # Debian's: its setuptools, wheel, pytest and azure-data-tables
+DIST = Path(os.environ.get("MALACHITE_DIST") or ROOT / "dist")
 MACHINE = platform.machine()
 ARCHES = ("x86_64", "aarch64")
 ELF_MACHINE = {"x86_64": 0x3E, "aarch64": 0xB7}
@@ -59,13 +69,13 @@ def version():
 @pytest.fixture(scope="session")
 def wheels(version, tmp_path_factory):
     """{arch: the wheel's path} for each architecture whose bundle dist/ has, this machine's first."""
-    bundle = ROOT / "dist" / ("malachite-%s-linux-%s.tar.gz" % (version, MACHINE))
+    bundle = DIST / ("malachite-%s-linux-%s.tar.gz" % (version, MACHINE))
     if not bundle.is_file():
         unavailable("MALACHITE_PACKAGE_REQUIRED", "no %s: run scripts/package first" % bundle)
     arches = [a for a in (MACHINE, other(MACHINE))
-              if (ROOT / "dist" / ("malachite-%s-linux-%s.tar.gz" % (version, a))).is_file()]
+              if (DIST / ("malachite-%s-linux-%s.tar.gz" % (version, a))).is_file()]
     out = tmp_path_factory.mktemp("wheels")
-    command = [ROOT / "clients" / "python" / "build-wheel", "--out", out]
+    command = [ROOT / "clients" / "python" / "build-wheel", "--dist", DIST, "--out", out]
     for arch in arches:
         command += ["--arch", arch]
     status, output = run(command)
@@ -148,6 +158,128 @@ def test_pip_takes_the_wheel_for_linux_of_its_architecture_with_glibc_2_17_or_mu
                        "--only-binary=:all:", "--platform", tag, "--target", tmp_path / "target", wheels[arch]])
     assert (status == 0) == taken, "pip --platform %s %s the %s wheel (expected: %s):\n%s" % (
         tag, "accepted" if status == 0 else "refused", arch, "accepted" if taken else "refused", tail(out, 5))
+
+
+# -- the Windows wheel ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def windows_wheel(version, tmp_path_factory):
+    """The win_amd64 wheel that build-wheel --windows makes from the Windows zip: (its path, the zip)."""
+    archive = DIST / ("malachite-%s-windows-x86_64.zip" % version)
+    if not archive.is_file():
+        unavailable("MALACHITE_PACKAGE_REQUIRED",
+                    "no %s: run scripts/package --windows-exe <the cross build's malachite.exe>" % archive)
+    out = tmp_path_factory.mktemp("windows-wheel")
+    status, output = run([ROOT / "clients" / "python" / "build-wheel", "--windows", "--dist", DIST, "--out", out])
+    assert status == 0, "clients/python/build-wheel --windows failed:\n" + tail(output)
+    wheel = out / ("pytest_malachite-%s-py3-none-win_amd64.whl" % version)
+    assert wheel.is_file(), "build-wheel --windows made %s, not %s" % (sorted(p.name for p in out.iterdir()), wheel.name)
+    return wheel, archive
+
+
+def test_the_windows_wheel_is_tagged_py3_none_win_amd64_and_not_pure(windows_wheel, version):
+    with zipfile.ZipFile(windows_wheel[0]) as opened:
+        lines = opened.read(dist_info(version) + "WHEEL").decode().splitlines()
+    assert [line for line in lines if line.startswith("Tag: ")] == ["Tag: py3-none-win_amd64"], lines
+    assert "Root-Is-Purelib: false" in lines, lines
+
+
+def test_the_windows_wheel_holds_the_zips_malachite_exe_a_pe_x86_64_executable(windows_wheel, version):
+    wheel, archive = windows_wheel
+    with zipfile.ZipFile(wheel) as opened:
+        in_bin = [n for n in opened.namelist() if n.startswith("pytest_malachite/bin/")]
+        exe = opened.read("pytest_malachite/bin/malachite.exe")
+        notices = opened.read(dist_info(version) + "THIRD-PARTY-NOTICES")
+    assert in_bin == ["pytest_malachite/bin/malachite.exe"], in_bin
+    assert exe[:2] == b"MZ", "bin/malachite.exe is not a PE file"
+    header = int.from_bytes(exe[0x3C:0x40], "little")
+    assert exe[header:header + 4] == b"PE\0\0"
+    machine = int.from_bytes(exe[header + 4:header + 6], "little")
+    assert machine == 0x8664, "bin/malachite.exe's PE machine is %#x, not x86-64 (0x8664)" % machine
+    folder = "malachite-%s-windows-x86_64/" % version
+    with zipfile.ZipFile(archive) as opened:
+        assert exe == opened.read(folder + "malachite.exe"), "bin/malachite.exe is not the zip's malachite.exe"
+        assert notices == opened.read(folder + "THIRD-PARTY-NOTICES.txt"), "the notices are not the zip's"
+
+
+def test_the_windows_wheels_record_lists_every_file_with_its_sha256_and_size(windows_wheel, version):
+    with zipfile.ZipFile(windows_wheel[0]) as opened:
+        record = {}
+        for line in opened.read(dist_info(version) + "RECORD").decode().splitlines():
+            name, digest, size = line.rsplit(",", 2)
+            record[name] = (digest, size)
+        for name in opened.namelist():
+            assert name in record, "RECORD does not list " + name
+            if name == dist_info(version) + "RECORD":
+                assert record[name] == ("", ""), record[name]
+                continue
+            data = opened.read(name)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert record[name] == ("sha256=" + digest, str(len(data))), "RECORD's line for %s is wrong" % name
+        assert len(record) == len(opened.namelist()), "RECORD lists files the wheel does not hold"
+    assert "pytest_malachite/bin/malachite.exe" in record
+
+
+WINDOWS_PLATFORMS = [("win_amd64", True), ("win32", False), ("win_arm64", False), ("manylinux_2_17_x86_64", False)]
+
+
+@pytest.mark.parametrize("platform_tag, taken", WINDOWS_PLATFORMS, ids=[p for p, _ in WINDOWS_PLATFORMS])
+def test_pip_takes_the_windows_wheel_for_win_amd64_only(windows_wheel, platform_tag, taken, tmp_path):
+    status, out = run([PYTHON, "-m", "pip", "install", "--dry-run", "--quiet", "--no-index", "--no-deps",
+                       "--only-binary=:all:", "--platform", platform_tag, "--target", tmp_path / "target",
+                       windows_wheel[0]])
+    assert (status == 0) == taken, "pip --platform %s %s the Windows wheel:\n%s" % (
+        platform_tag, "accepted" if status == 0 else "refused", tail(out, 5))
+
+
+# Run by Debian's python3 with the Windows wheel's package first on sys.path: told (before the
+# package is imported, as it names its binary then) that it runs on Windows x64 or not, it prints
+# what resolve_binary() answers.
+RESOLVE = """
+import json, os, platform, subprocess, sys, urllib.request  # imported as this system's first
+sys.path.insert(0, sys.argv[1])
+if sys.argv[2] == "windows":
+    sys.platform = "win32"
+    platform.machine = lambda: "AMD64"
+import pytest_malachite
+try:
+    print(json.dumps({"resolved": list(pytest_malachite.resolve_binary())}))
+except pytest_malachite.MalachiteBinaryError as e:
+    print(json.dumps({"error": str(e)}))
+"""
+
+
+@pytest.fixture(scope="session")
+def windows_install(windows_wheel, tmp_path_factory):
+    """The Windows wheel installed by pip for win_amd64 into a folder (pip --target)."""
+    target = tmp_path_factory.mktemp("windows-install")
+    status, out = run([PYTHON, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", "--only-binary=:all:",
+                       "--platform", "win_amd64", "--target", target, windows_wheel[0]])
+    assert status == 0, "pip install --platform win_amd64 of the Windows wheel failed:\n" + tail(out)
+    return target
+
+
+def resolved_from(target, system, binary=None):
+    env = {k: v for k, v in os.environ.items() if k != "MALACHITE_BINARY"}
+    if binary is not None:
+        env["MALACHITE_BINARY"] = str(binary)
+    status, out = run([PYTHON, "-c", RESOLVE, target, system], env=env)
+    assert status == 0, out
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_told_it_runs_on_windows_x64_the_launcher_resolves_the_wheels_malachite_exe(windows_install):
+    assert resolved_from(windows_install, "windows") == {
+        "resolved": [str(windows_install / "pytest_malachite" / "bin" / "malachite.exe"), "the wheel's binary"]}
+
+
+def test_on_linux_the_windows_wheel_has_no_binary_and_malachite_exe_is_refused_in_one_line(windows_install):
+    none = resolved_from(windows_install, "linux")["error"]
+    assert "this installation has no malachite binary for linux-%s" % MACHINE in none, none
+    exe = windows_install / "pytest_malachite" / "bin" / "malachite.exe"
+    refused = resolved_from(windows_install, "linux", binary=exe)["error"]
+    assert "%s is a windows-x86_64 binary and this machine is linux-%s" % (exe, MACHINE) in refused, refused
+    assert "\n" not in refused and "MALACHITE_BINARY" in refused
 
 
 # -- installed in a clean virtual environment -------------------------------------------------------
