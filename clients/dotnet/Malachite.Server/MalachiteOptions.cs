@@ -31,7 +31,9 @@ public sealed class MalachiteOptions
 
     /// <summary>The server binary to run. Null (the default): the <c>MALACHITE_BINARY</c>
     /// environment variable, else the binary this package ships for the running platform
-    /// (<c>runtimes/&lt;rid&gt;/native/malachite</c> in the output directory).</summary>
+    /// (<c>runtimes/&lt;rid&gt;/native/malachite</c> in the output directory,
+    /// <c>runtimes/win-x64/native/malachite.exe</c> on Windows; see
+    /// <see cref="MalachiteServer.ResolveBinary"/>).</summary>
     public string? BinaryPath { get; set; }
 
     /// <summary>How long to wait for the server to report that it listens (default 10 s); then

@@ -1,9 +1,10 @@
 // Starts the malachite binary as a child process for a test run and stops it.
 //
 // The lifeline: the server runs with --exit-with-stdin and its standard input is a pipe whose
-// write end only this process holds (.NET opens it close-on-exec, so other children do not inherit
-// it). When this process ends, however it ends (SIGKILL included), the kernel closes the pipe and
-// the server stops: no server outlives the test run.
+// write end only this process holds (.NET opens it close-on-exec, on Windows not inheritable, so
+// other children do not inherit it). When this process ends, however it ends (SIGKILL and
+// TerminateProcess included), the system closes the pipe and the server stops: no server outlives
+// the test run. Closing it is also the graceful stop, the only one on Windows (no SIGTERM there).
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
@@ -96,9 +97,9 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     /// <summary>The server process's exit status once it has ended, null while it runs: 0 after a
     /// graceful stop (<see cref="StopAsync"/> closes its standard input), 143 when it ended on
-    /// SIGTERM, 128 + n when signal n killed it (137: SIGKILL), anything else when it failed. A
-    /// test fixture reads it after <see cref="StopAsync"/> to fail the tests of a server that
-    /// crashed or died before being stopped.</summary>
+    /// SIGTERM, 128 + n when signal n killed it (137: SIGKILL; on Windows -1 when it was killed),
+    /// anything else when it failed. A test fixture reads it after <see cref="StopAsync"/> to fail
+    /// the tests of a server that crashed or died before being stopped.</summary>
     public int? ExitCode => _released ? _exitCode : _process.HasExited ? _process.ExitCode : null;
 
     /// <summary>The server's last lines of output, standard output then standard error: what to
@@ -107,6 +108,23 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     [GeneratedRegex(@"^malachite: listening on (\S+):(\d+)\s*$")]
     private static partial Regex ListeningLine();
+
+    /// <summary>
+    /// The malachite binary <see cref="StartAsync"/> runs: <paramref name="binaryPath"/> (what
+    /// <see cref="MalachiteOptions.BinaryPath"/> says), else the <c>MALACHITE_BINARY</c>
+    /// environment variable, else this package's native asset for the platform:
+    /// <c>runtimes/linux-x64/native/malachite</c>, <c>runtimes/linux-arm64/native/malachite</c> or
+    /// <c>runtimes/win-x64/native/malachite.exe</c> in the output directory (or, for a build with a
+    /// RuntimeIdentifier, beside the assembly). The platform is the running one unless
+    /// <paramref name="platform"/> or <paramref name="architecture"/> names another, e.g. to find
+    /// the Windows binary for a copy made on Linux. For the running platform the file is made
+    /// executable when NuGet lost its mode. For the binary's command-line tools
+    /// (<c>malachite export</c>, <c>malachite import</c>). Throws <see cref="MalachiteException"/>,
+    /// one line naming the platform and how to get a binary, when there is none.
+    /// </summary>
+    public static string ResolveBinary(string? binaryPath = null, OSPlatform? platform = null,
+                                       Architecture? architecture = null) =>
+        NativeBinary.Resolve(binaryPath, platform, architecture);
 
     /// <summary>
     /// Starts a server and waits until it listens. Fails with <see cref="MalachiteException"/>
@@ -261,8 +279,9 @@ public sealed partial class MalachiteServer : IAsyncDisposable
 
     /// <summary>
     /// Stops the server and waits until it has exited: its standard input is closed (it stops
-    /// gracefully on that), then SIGTERM after 2 s, SIGKILL after 5 s. A temporary data directory is
-    /// deleted. Calling it again returns the same task.
+    /// gracefully on that), then SIGTERM after 2 s, SIGKILL after 5 s; on Windows, which has no
+    /// SIGTERM, it is killed (TerminateProcess) when it has not exited 5 s after its standard input
+    /// closed. A temporary data directory is deleted. Calling it again returns the same task.
     /// </summary>
     public Task StopAsync()
     {
@@ -283,9 +302,14 @@ public sealed partial class MalachiteServer : IAsyncDisposable
         catch (IOException)
         {
         }
-        if (!await ExitsWithin(TimeSpan.FromSeconds(2)).ConfigureAwait(false))
+        if (OperatingSystem.IsWindows())
         {
-            if (!_process.HasExited && !OperatingSystem.IsWindows()) Kill(_process.Id, SigTerm);
+            // No SIGTERM: the closed standard input is the only graceful stop, Kill a hard one.
+            if (!await ExitsWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillAndWait(_process);
+        }
+        else if (!await ExitsWithin(TimeSpan.FromSeconds(2)).ConfigureAwait(false))
+        {
+            if (!_process.HasExited) Kill(_process.Id, SigTerm);
             if (!await ExitsWithin(TimeSpan.FromSeconds(3)).ConfigureAwait(false)) KillAndWait(_process);
         }
         _exitCode = _process.ExitCode;

@@ -4,7 +4,9 @@ built and run there. Shared by test_nuget_packages.py (what the packages hold, h
 build), test_nuget_tests.py (the examples' and behaviour tests run, the SIGKILL lifeline, figures)
 and test_testcontainers.py (the module against a Docker engine).
 
-Environment: MALACHITE_PACKAGE_REQUIRED=1 fails instead of skipping without the bundle,
+Environment: MALACHITE_DIST is the bundles' folder (default dist/: scripts/package's; the Windows
+zip there adds runtimes/win-x64 to Malachite.Server), MALACHITE_PACKAGE_REQUIRED=1 fails instead of
+skipping without the bundle (or, for the Windows tests, the zip),
 MALACHITE_REQUIRE_ARM64=1 packs with --require-arm64 (scripts/package --arch aarch64 first),
 MALACHITE_DOCKER_REQUIRED=1 fails instead of skipping without a Docker engine. MALACHITE_BINARY is
 not passed on: the packages' own binary is what is under test.
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from nuget_projects import ARCH, HERE, PACKAGES, PROJECTS, ROOT, Dotnet, errors_of
+from nuget_projects import ARCH, DIST, HERE, PACKAGES, PROJECTS, ROOT, Dotnet, errors_of
 from required import is_required, unavailable  # tests/support, on sys.path through nuget_projects
 
 
@@ -37,10 +39,20 @@ def version():
 
 @pytest.fixture(scope="session")
 def bundle(version):
-    """dist/'s release bundle for this machine (scripts/package makes it)."""
-    path = ROOT / "dist" / ("malachite-%s-linux-%s.tar.gz" % (version, ARCH))
+    """The release bundle for this machine in MALACHITE_DIST (default dist/: scripts/package makes it)."""
+    path = DIST / ("malachite-%s-linux-%s.tar.gz" % (version, ARCH))
     if not path.exists():
-        unavailable("MALACHITE_PACKAGE_REQUIRED", "no %s: run scripts/package first" % path.relative_to(ROOT))
+        unavailable("MALACHITE_PACKAGE_REQUIRED", "no %s: run scripts/package first" % path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def windows_zip(version):
+    """malachite-<v>-windows-x86_64.zip in MALACHITE_DIST (scripts/package --windows-exe EXE)."""
+    path = DIST / ("malachite-%s-windows-x86_64.zip" % version)
+    if not path.exists():
+        unavailable("MALACHITE_PACKAGE_REQUIRED",
+                    "no %s: run scripts/package --windows-exe <the cross build's malachite.exe>" % path)
     return path
 
 
@@ -58,7 +70,8 @@ def feed(dotnet, bundle, work, version):
     """clients/dotnet/pack's three .nupkg files in a folder feed (the examples' nuget.config names
     it feed/): {package id: path}."""
     feed = work / "examples" / "feed"
-    args = ["--out", str(feed)] + (["--require-arm64"] if is_required("MALACHITE_REQUIRE_ARM64") else [])
+    args = ["--out", str(feed), "--dist", str(DIST)] + (
+        ["--require-arm64"] if is_required("MALACHITE_REQUIRE_ARM64") else [])
     log = work / "pack.log"
     status = dotnet.run(args, ROOT, log, program=str(ROOT / "clients" / "dotnet" / "pack"))
     assert status == 0, "clients/dotnet/pack exited %d:\n%s" % (status, log.read_text()[-4000:])

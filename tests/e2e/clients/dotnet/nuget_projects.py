@@ -18,11 +18,13 @@ ROOT = HERE.parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 PACKAGES = ("Malachite.Client", "Malachite.Server", "Malachite.Testcontainers")
+DIST = Path(os.environ.get("MALACHITE_DIST") or ROOT / "dist")  # scripts/package's artefacts
 ARCH = platform.machine()
 RID_ARCH = "arm64" if ARCH == "aarch64" else "x64"
-# The examples and behaviour tests built from the feed (the new-user projects are made apart).
+# The examples and behaviour tests built from the feed (the new-user projects are made apart);
+# windows/'s tests are built here and run by the release workflow's windows job.
 PROJECTS = ("behaviour/Malachite.Behaviour.Tests.csproj", "console/Malachite.Examples.Console.csproj",
-            "testcontainers/Malachite.Examples.Testcontainers.csproj")
+            "testcontainers/Malachite.Examples.Testcontainers.csproj", "windows/Malachite.Windows.Tests.csproj")
 
 
 def figure(capsys, text):

@@ -1,9 +1,13 @@
 """What the NuGet packages hold and how a user's project gets them: the bundle's binary in
 Malachite.Server, Malachite.Client as the others' dependency from the feed, a build for Alpine's
 musl RID, and new xUnit and NUnit projects made from empty folders with the README's nuget.config and
-commands. (The packages' READMEs quote the examples verbatim: tests/docs/test_doc_snippets.py.)
+commands. The Windows zip's malachite.exe as runtimes/win-x64/native/malachite.exe: the package
+holds it, a build for win-x64 gets it, and MalachiteServer.ResolveBinary names it for Windows x64
+(the release workflow's windows job runs the package there: windows/). (The packages' READMEs
+quote the examples verbatim: tests/docs/test_doc_snippets.py.)
 """
 import json
+import subprocess
 import tarfile
 import zipfile
 
@@ -96,3 +100,62 @@ def test_a_new_users_project_restores_every_malachite_package_at_the_release_ver
     folder = new_user(runner)
     missing = [p for p in PACKAGES if not restored(folder, p, version)]
     assert not missing, "the new %s project did not restore %s at %s" % (runner, ", ".join(missing), version)
+
+
+# -- win-x64 ------------------------------------------------------------------------------------------
+
+def pe_machine(data):
+    """The machine of a PE file (0x8664 x86-64), or None if the bytes are not one."""
+    if not data or data[:2] != b"MZ":
+        return None
+    header = int.from_bytes(data[0x3C:0x40], "little")
+    return int.from_bytes(data[header + 4:header + 6], "little") if data[header:header + 4] == b"PE\0\0" else None
+
+
+def test_the_server_package_carries_the_windows_zips_malachite_exe_as_win_x64(feed, windows_zip, version):
+    binary = packed(feed["Malachite.Server"], "runtimes/win-x64/native/malachite.exe")
+    assert binary is not None, "Malachite.Server has no runtimes/win-x64/native/malachite.exe"
+    assert pe_machine(binary) == 0x8664, "runtimes/win-x64/native/malachite.exe is not a PE x86-64 executable"
+    with zipfile.ZipFile(windows_zip) as opened:
+        expected = opened.read("malachite-%s-windows-x86_64/malachite.exe" % version)
+    assert binary == expected, "the package's win-x64 malachite.exe is not the zip's"
+
+
+def resolved(dotnet, dll, *platform):
+    """What the console program's `resolve [platform]` prints: MalachiteServer.ResolveBinary's answer."""
+    out = subprocess.run(["dotnet", str(dll), "resolve", *platform], capture_output=True, text=True,
+                         env=dotnet.env, timeout=120)
+    assert out.returncode == 0, "resolve %s: %s%s" % (" ".join(platform), out.stdout, out.stderr)
+    return out.stdout.strip()
+
+
+def test_resolve_binary_names_runtimes_win_x64_native_malachite_exe_for_windows_x64(dotnet, console_dll, windows_zip):
+    # A build without a RuntimeIdentifier has every runtime's asset under runtimes/<rid>/native/.
+    output = console_dll.parent
+    assert resolved(dotnet, console_dll, "windows", "x64") == str(output / "runtimes" / "win-x64" / "native" / "malachite.exe")
+    assert resolved(dotnet, console_dll) == str(output / "runtimes" / ("linux-" + RID_ARCH) / "native" / "malachite")
+
+
+@pytest.fixture(scope="module")
+def windows_build(dotnet, examples, windows_zip, version, work):
+    """console/ built for win-x64 (a Windows user's build with a RuntimeIdentifier) in a folder of its own."""
+    folder = examples / "console-win"
+    folder.mkdir()
+    for name in ("Program.cs", "Malachite.Examples.Console.csproj"):
+        (folder / name).write_bytes((examples / "console" / name).read_bytes())
+    log = work / "build-win.log"
+    status = dotnet.run(["build", "-r", "win-x64", "-m:1", "--disable-build-servers", "-nologo", "-v", "quiet",
+                         "-p:MalachiteVersion=" + version], folder, log)
+    assert status == 0, "restore and build for win-x64 failed:\n" + log.read_text()[-4000:]
+    return folder / "bin" / "Debug" / "net10.0" / "win-x64"
+
+
+def test_a_build_for_win_x64_gets_malachite_exe_beside_its_assembly_where_resolve_binary_finds_it(
+        dotnet, windows_build, feed):
+    expected = packed(feed["Malachite.Server"], "runtimes/win-x64/native/malachite.exe")
+    exe = windows_build / "malachite.exe"
+    assert exe.is_file() and exe.read_bytes() == expected, \
+        "a build for win-x64 has no malachite.exe of the package's runtimes/win-x64/native/"
+    # The win-x64 build's assembly runs here too (dotnet <dll>): told the platform, it finds the
+    # file beside itself, where a Windows user's build has it.
+    assert resolved(dotnet, windows_build / "Malachite.Examples.Console.dll", "windows", "x64") == str(exe)

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from nuget_projects import ARCH, ROOT, figure
+from nuget_projects import ARCH, DIST, ROOT, figure
 from required import unavailable
 
 # tests/docker/engine.py: starts (or finds) the engine, prints "ready <DOCKER_HOST> <what>" or
@@ -44,7 +44,7 @@ def docker(env, *args):
 @pytest.fixture(scope="module")
 def image(engine, bundle, version, work):
     """malachite:<version>, built from dist/'s image context (removed afterwards unless it existed)."""
-    context = ROOT / "dist" / ("malachite-%s-image-%s" % (version, ARCH))
+    context = DIST / ("malachite-%s-image-%s" % (version, ARCH))
     assert (context / "build-args").exists(), "no %s (scripts/package writes it)" % context
     tag = "malachite:" + version
     existed = docker(engine, "image", "inspect", tag).returncode == 0

@@ -3,7 +3,10 @@
 // bench [runs]: StartAsync -> first successful TableClient call (CreateIfNotExists), median and p95
 //        of <runs> (default 10), then 100 parallel "tests", each creating an account, a table, an
 //        upsert and a read, and deleting the account. Prints figures; asserts nothing about time.
+// resolve [linux|windows <x64|arm64>]: prints the binary MalachiteServer.ResolveBinary names for
+//        that platform (default: this one), or the MalachiteException's message (exit status 1).
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using Azure.Data.Tables;
 using Malachite;
 
@@ -18,8 +21,22 @@ switch (args.FirstOrDefault())
     }
     case "bench":
         return await Bench(args.Length > 1 ? int.Parse(args[1]) : 10);
+    case "resolve":
+        try
+        {
+            Console.WriteLine(args.Length > 2
+                ? MalachiteServer.ResolveBinary(null, args[1] == "windows" ? OSPlatform.Windows : OSPlatform.Linux,
+                                                Enum.Parse<Architecture>(args[2], ignoreCase: true))
+                : MalachiteServer.ResolveBinary());
+            return 0;
+        }
+        catch (MalachiteException e)
+        {
+            Console.WriteLine(e.Message);
+            return 1;
+        }
     default:
-        Console.Error.WriteLine("usage: Malachite.Examples.Console serve | bench [runs]");
+        Console.Error.WriteLine("usage: Malachite.Examples.Console serve | bench [runs] | resolve [linux|windows <x64|arm64>]");
         return 2;
 }
 
