@@ -4,12 +4,14 @@
 
 namespace malachite::storage {
 
-EnvFlusher::EnvFlusher(MDB_env* env, std::chrono::milliseconds interval,
+EnvFlusher::EnvFlusher(const LmdbEnv& env, std::chrono::milliseconds interval,
                        std::function<void(const Error&)> on_error)
     : env_(env), interval_(interval), on_error_(std::move(on_error)) {
   MDB_envinfo info{};
   // What is on disk at open needs no sync.
-  if (mdb_env_info(env_, &info) == 0) synced_txnid_ = info.me_last_txnid;
+  if (MapGate::Pass pass(env_.gate()); pass && mdb_env_info(env_.get(), &info) == 0) {
+    synced_txnid_ = info.me_last_txnid;
+  }
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -46,8 +48,15 @@ void EnvFlusher::SyncIfDirty() {
   // simply synced next time. mdb_env_sync (force) fdatasyncs the data file, which holds the
   // meta pages too, and may run while the writer commits.
   MDB_envinfo info{};
-  if (mdb_env_info(env_, &info) != 0 || info.me_last_txnid == synced_txnid_) return;
-  if (int rc = mdb_env_sync(env_, 1); rc != 0) {
+  {
+    // LMDB: mdb_env_info reads the meta pages in the map, which a growth unmaps; the sync does
+    // not read the map (without MDB_WRITEMAP it is an fdatasync of the file), so only this
+    // passes the gate. A map that is gone has nothing more to sync.
+    MapGate::Pass pass(env_.gate());
+    if (!pass || mdb_env_info(env_.get(), &info) != 0) return;
+  }
+  if (info.me_last_txnid == synced_txnid_) return;
+  if (int rc = mdb_env_sync(env_.get(), 1); rc != 0) {
     if (on_error_) on_error_(LmdbError(rc, "background sync"));
     return;
   }

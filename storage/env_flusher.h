@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "storage/lmdb_env.h"
 
 namespace malachite::storage {
 
@@ -20,7 +21,7 @@ class EnvFlusher {
  public:
   // Starts the thread. `env` must outlive the flusher (Stop before mdb_env_close). `on_error`
   // (may be empty) runs on the flusher's thread when a sync fails; the next interval retries.
-  EnvFlusher(MDB_env* env, std::chrono::milliseconds interval,
+  EnvFlusher(const LmdbEnv& env, std::chrono::milliseconds interval,
              std::function<void(const Error&)> on_error);
   ~EnvFlusher();  // Stop()
   EnvFlusher(const EnvFlusher&) = delete;
@@ -37,7 +38,7 @@ class EnvFlusher {
   // Syncs when the last committed transaction is newer than the last synced one.
   void SyncIfDirty();
 
-  MDB_env* env_;
+  const LmdbEnv& env_;
   const std::chrono::milliseconds interval_;
   std::function<void(const Error&)> on_error_;
   std::uint64_t synced_txnid_ = 0;  // flusher thread (or Stop after the join) only

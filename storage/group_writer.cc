@@ -81,10 +81,13 @@ std::optional<std::vector<Result<void>>> GroupWriter::TryWriteGroup(std::span<Wr
   for (WriteFn& fn : fns) batch.push_back(Item{std::move(fn), nullptr});
   std::vector<Result<void>> results;
   const std::uint64_t commits = commits_.load();  // only a commit_mu_ holder changes it
-  CommitGroup(batch, results);
+  const GroupEnd end = CommitGroup(batch, results, core_.env->can_grow());
   if (commits_.load() != commits) inline_commits_.fetch_add(1);
   // What the group had no room for goes back to the caller as it came.
   for (std::size_t i = results.size(); i < batch.size(); ++i) fns[i] = std::move(batch[i].fn);
+  // The map is full and nothing was committed: the writer thread grows it (never an I/O thread:
+  // a growth waits for the readers to leave the map).
+  if (end == GroupEnd::kMapFull && results.empty()) return std::nullopt;
   return results;
 }
 
@@ -111,8 +114,9 @@ void GroupWriter::Run() {
     lock.unlock();
     {
       std::lock_guard<std::mutex> commit(commit_mu_);
-      CommitGroup(batch, results);
-      // Requests beyond a too-big group go back to the front of the queue, in order.
+      CommitGrowing(batch, results);
+      // Requests beyond a too-big group (or from the one that found the map full, which the map
+      // was grown for) go back to the front of the queue, in order.
       if (results.size() < batch.size()) {
         std::lock_guard<std::mutex> requeue(mu_);
         for (std::size_t i = batch.size(); i-- > results.size();) {
@@ -149,32 +153,80 @@ Result<void> GroupWriter::RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item*
   return result;  // `nested`, uncommitted, aborts on destruction
 }
 
-void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results) {
+void GroupWriter::CommitGrowing(std::vector<Item>& batch, std::vector<Result<void>>& results) {
+  bool may_grow = core_.env->can_grow();
+  for (;;) {
+    results.clear();
+    if (CommitGroup(batch, results, may_grow) == GroupEnd::kDone) return;
+    // LMDB: the map may be resized only while no transaction is active: here, between two write
+    // transactions, under commit_mu_ (no other writer can begin), with the readers kept out by
+    // the gate. A growth that cannot happen (the maximum, a full disk where the map takes disk)
+    // or failed runs the group once more without growth, which fails as a full map always did.
+    auto grown = core_.env->GrowMap();
+    may_grow = grown && *grown;
+    if (!results.empty()) return;  // the rest go back to the queue and run in the grown map
+  }
+}
+
+GroupWriter::GroupEnd GroupWriter::CommitGroup(std::vector<Item>& batch,
+                                               std::vector<Result<void>>& results, bool may_grow) {
   results.reserve(batch.size());
+  if (core_.env->gate().broken()) {
+    results.assign(batch.size(), Result<void>(tl::unexpected(core_.env->gate().broken_error())));
+    return GroupEnd::kDone;
+  }
   // Checked before the transaction begins (it may read LMDB's free list in one of its own).
   const bool space_alarm = space_alarm_ != nullptr && space_alarm_->Check();
   auto parent = LmdbTxn::Begin(core_.env->get(), nullptr, 0);
   if (!parent) {
     results.assign(batch.size(), Result<void>(tl::unexpected<Error>(parent.error())));
-    return;
+    return GroupEnd::kDone;
   }
   // Ends after `parent` commits, or before it aborts: either way a catalog change it began is over.
   TxnWriteContext ctx(core_, timestamps_);
   ctx.SetSpaceAlarm(space_alarm);
+  const bool map_full = RunRequests(&ctx, parent->get(), batch, results, may_grow);
+  if (results.empty()) return GroupEnd::kMapFull;  // `parent` aborts on destruction
+  if (batch.size() == 1 && !results.front()) {
+    writes_.fetch_add(1);
+    return GroupEnd::kDone;  // `parent` aborts on destruction
+  }
+  if (!CommitRequests(ctx, *parent, results, may_grow)) return GroupEnd::kMapFull;
+  return map_full ? GroupEnd::kMapFull : GroupEnd::kDone;
+}
+
+bool GroupWriter::RunRequests(TxnWriteContext* ctx, MDB_txn* parent, std::vector<Item>& batch,
+                              std::vector<Result<void>>& results, bool may_grow) {
+  // LMDB found the map full since `before`: the request may have made any error of that, or
+  // none, so the count of MDB_MAP_FULL translations on this thread tells (lmdb_error.h).
+  auto map_full_since = [may_grow](std::uint64_t before) {
+    return may_grow && MapFullErrorsOnThisThread() != before;
+  };
   if (batch.size() == 1) {
     // A group of one needs no nested transaction: if it fails, the whole transaction aborts.
-    ctx.Reset(parent->get());
-    results.push_back(RunFn(&ctx, &batch.front()));
-    ctx.Reset(nullptr);
-    writes_.fetch_add(1);
-    if (!results.front()) return;  // `parent` aborts on destruction
-  } else {
-    for (Item& item : batch) {
-      results.push_back(RunNested(&ctx, parent->get(), &item));
-      if (ctx.bytes_written() >= kMaxGroupBytes) break;
-    }
-    writes_.fetch_add(results.size());
+    const std::uint64_t before = MapFullErrorsOnThisThread();
+    ctx->Reset(parent);
+    results.push_back(RunFn(ctx, &batch.front()));
+    ctx->Reset(nullptr);
+    if (!map_full_since(before)) return false;
+    results.clear();
+    return true;
   }
+  for (Item& item : batch) {
+    const std::uint64_t before = MapFullErrorsOnThisThread();
+    Result<void> result = RunNested(ctx, parent, &item);
+    // Its nested transaction rolled back: it runs again once the map has grown, and the requests
+    // before it commit now.
+    if (map_full_since(before)) return true;
+    results.push_back(std::move(result));
+    if (ctx->bytes_written() >= kMaxGroupBytes) break;
+  }
+  return false;
+}
+
+bool GroupWriter::CommitRequests(const TxnWriteContext& ctx, LmdbTxn& parent,
+                                 std::vector<Result<void>>& results, bool may_grow) {
+  const std::uint64_t before = MapFullErrorsOnThisThread();
   // The bound moves in the same transaction as the Timestamps that passed it, so a committed
   // Timestamp is never above the committed bound.
   Result<void> commit;
@@ -182,23 +234,32 @@ void GroupWriter::CommitGroup(std::vector<Item>& batch, std::vector<Result<void>
   const std::int64_t bound =
       issued > persisted_bound_ ? issued + kTimestampLeaseTicks : persisted_bound_;
   if (bound != persisted_bound_) {
-    commit = WriteMetaU64(parent->get(), core_.env->dbs().meta, kMetaLastTimestamp,
+    commit = WriteMetaU64(parent.get(), core_.env->dbs().meta, kMetaLastTimestamp,
                           static_cast<std::uint64_t>(bound));
   }
   int commit_rc = 0;
-  if (commit) commit = parent->Commit(&commit_rc);  // one commit (and at most one fsync) for all
+  if (commit) commit = parent.Commit(&commit_rc);  // one commit (and at most one fsync) for all
   if (commit) {
     persisted_bound_ = bound;
     commits_.fetch_add(1);
+    writes_.fetch_add(results.size());
     if (ctx.tables_deleted() && on_tables_deleted_) on_tables_deleted_();
-    return;
+    return true;
   }
+  // LMDB may need fresh pages to commit too (the free list's own): nothing was applied, so the
+  // whole group runs again in the grown map.
+  if (may_grow && MapFullErrorsOnThisThread() != before) {
+    results.clear();
+    return false;
+  }
+  writes_.fetch_add(results.size());
   if (space_alarm_ != nullptr && IsDiskFull(commit_rc)) NoteDiskFull(&commit.error());
   // A failed commit applied nothing: every request that had succeeded gets its error; one that
   // failed on its own keeps its own error.
   for (Result<void>& result : results) {
     if (result) result = commit;
   }
+  return true;
 }
 
 }  // namespace malachite::storage

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "storage/lmdb_txn.h"
 #include "storage/space_alarm.h"
 #include "storage/store.h"
 #include "storage/store_core.h"
@@ -48,7 +49,9 @@ class GroupWriter {
   // Runs and commits `fn` at once on the calling thread, as a group of its own, when inline
   // commits are allowed, no other group is being committed and nothing is queued; returns its
   // result (as Submit's `done` would get it). Otherwise returns nullopt and leaves `fn` as it was:
-  // Submit it. Never blocks on another writer. REQUIRES: the caller holds no LMDB transaction.
+  // Submit it. Never blocks on another writer. The map is not grown here (a growth waits for
+  // the readers to leave): a request that finds it full, with nothing committed, gets nullopt too,
+  // and the writer thread grows the map for it. REQUIRES: the caller holds no LMDB transaction.
   std::optional<Result<void>> TryWrite(WriteFn& fn);
   // TryWrite for several requests at once (Store::TryWriteGroup): one commit, each request in
   // its own nested transaction; a result shorter than `fns` leaves the rest untouched.
@@ -64,10 +67,30 @@ class GroupWriter {
     WriteFn fn;
     WriteDone done;
   };
+  // How CommitGroup ended: kMapFull when LMDB found the map full and `may_grow` allowed growing
+  // it instead of failing the request that needed the room (storage/FORMAT.md, "The map grows as
+  // needed"). Then either nothing was applied and `results` is empty, or the requests before that
+  // one were committed and `results` holds theirs: it and those after it were not (they run again
+  // after the growth).
+  enum class GroupEnd { kDone, kMapFull };
   void Run();
   // Runs `batch` in one write transaction and commits it; results[i] is what item i gets.
   // Items it did not get to (group too big) are not run: results is shorter than the batch.
-  void CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results);
+  GroupEnd CommitGroup(std::vector<Item>& batch, std::vector<Result<void>>& results, bool may_grow);
+  // CommitGroup on the writer thread: on kMapFull grows the map and runs again what nothing was
+  // applied of, until it fits or the map cannot grow (then as without growth: the request that
+  // finds the map full fails with kInsufficientAccountResources).
+  void CommitGrowing(std::vector<Item>& batch, std::vector<Result<void>>& results);
+  // Runs the batch's requests in `parent` (each in a nested transaction of it, unless the batch
+  // is one request) into `results`; true when one found the map full and `may_grow`: then
+  // `results` holds those before it (none for a batch of one), whose changes `parent` keeps.
+  bool RunRequests(TxnWriteContext* ctx, MDB_txn* parent, std::vector<Item>& batch,
+                   std::vector<Result<void>>& results, bool may_grow);
+  // Moves the Timestamp bound if it must and commits `parent`, giving a failed commit's error to
+  // every result that had succeeded. False (results cleared: nothing applied) when the commit found
+  // the map full and `may_grow`.
+  bool CommitRequests(const TxnWriteContext& ctx, LmdbTxn& parent,
+                      std::vector<Result<void>>& results, bool may_grow);
   Result<void> RunNested(TxnWriteContext* ctx, MDB_txn* parent, Item* item);
   Result<void> RunFn(TxnWriteContext* ctx, Item* item);
   // A commit failed with a full disk: raises the space alarm and says so in `error`'s detail.

@@ -1,13 +1,17 @@
 #include "storage/lmdb_env.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <string>
 #include <system_error>
 
 #include "platform/files.h"
+#include "platform/map_size.h"
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
+#include "storage/map_growth.h"
 #include "storage/store_meta.h"
 
 namespace malachite::storage {
@@ -95,12 +99,14 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   if (!lock) return tl::unexpected<Error>(lock.error());
   std::unique_ptr<LmdbEnv> env(new LmdbEnv(std::move(*lock)));
   env->dir_ = dir;
+  env->on_map_growth_ = options.on_map_growth;
 
   // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
-  // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written:
-  // a large map is address space, not disk.
+  // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written
+  // (on POSIX; on Windows LMDB sets its end to the map size: platform/map_size.h).
   unsigned flags = MDB_NOTLS | SyncFlags(options.durability);
-  std::uint64_t map_size = options.map_size;
+  const std::uint64_t initial = InitialMapSize(options.initial_map_size, options.map_size);
+  std::uint64_t map_size = initial;
   int rc = 0;
   for (;;) {
     if (rc = mdb_env_create(&env->env_); rc != 0) {
@@ -125,6 +131,10 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
     }
     return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
   }
+  // A map the address space refused is not grown back past what it allowed: LMDB unmaps before it
+  // maps the grown size, and a refusal then would leave no map at all.
+  env->max_map_size_ = map_size < initial ? map_size : options.map_size;
+  if (auto ok = env->SizeMapForData(); !ok) return DirError(dir, ok.error().message);
   ReserveReaderTable(dir);
   // A store of another format version is refused before OpenDatabases may create a database:
   // a refused store is left exactly as it was (storage/FORMAT.md, "Format versions and upgrades").
@@ -137,6 +147,77 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
 
 LmdbEnv::~LmdbEnv() {
   if (env_ != nullptr) mdb_env_close(env_);
+}
+
+std::uint64_t LmdbEnv::UsedBytes() const {
+  MDB_envinfo info{};
+  MDB_stat stat{};
+  if (mdb_env_info(env_, &info) != 0 || mdb_env_stat(env_, &stat) != 0) return 0;
+  return (static_cast<std::uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
+}
+
+std::uint64_t LmdbEnv::LmdbMapSize() const {
+  MDB_envinfo info{};
+  if (mdb_env_info(env_, &info) != 0) return 0;
+  return info.me_mapsize;
+}
+
+std::uint64_t LmdbEnv::FitDisk(std::uint64_t current, std::uint64_t next) const {
+  if (!platform::kMappedFileTakesDisk) return next;
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(dir_, ec);
+  // A disk that cannot tell its room is not a full one: let LMDB try (and fail) to extend.
+  return ec ? next : FitDiskRoom(current, next, space.available);
+}
+
+Result<void> LmdbEnv::SizeMapForData() {
+  // LMDB: mdb_env_open keeps a configured map size unless the data needs more (then exactly the
+  // pages in use); it does not take the larger size recorded in the file. A store reopened with a
+  // small initial map would then find its map full at the first write, so it gets the room one
+  // growth from its data would give it.
+  const std::uint64_t current = LmdbMapSize();
+  const std::uint64_t wanted =
+      FitDisk(current, std::max(current, NextMapSize(UsedBytes(), max_map_size_)));
+  if (wanted > current) {
+    // LMDB: no transaction is active yet (nothing else has the environment), so it may remap.
+    if (int rc = mdb_env_set_mapsize(env_, wanted); rc != 0) {
+      return Fail(
+          ErrorCode::kInternalError,
+          "cannot size the LMDB map to " + std::to_string(wanted) + " bytes: " + LmdbErrorText(rc));
+    }
+  }
+  map_size_.store(LmdbMapSize(), std::memory_order_relaxed);
+  return {};
+}
+
+Result<bool> LmdbEnv::GrowMap() {
+  const std::uint64_t current = map_size();
+  const std::uint64_t next = FitDisk(current, NextMapSize(current, max_map_size_));
+  if (next <= current) return false;
+  int rc = 0;
+  gate_.Remap([&] {
+    // LMDB: mdb_env_set_mapsize REQUIRES that no transaction of the process is active; it
+    // refuses (EINVAL) only while a write transaction is, before touching the map. Any other
+    // failure comes from mapping the grown file after the old map was unmapped (ENOMEM for the
+    // address space; on Windows, the disk refusing the file's new end): the map is gone.
+    rc = mdb_env_set_mapsize(env_, next);
+    if (rc == 0) {
+      map_size_.store(LmdbMapSize(), std::memory_order_relaxed);
+    } else if (rc != EINVAL) {
+      gate_.Break(Error{ErrorCode::kInternalError,
+                        "storage: the LMDB map of " + dir_ + " could not grow to " +
+                            std::to_string(next) + " bytes (" + LmdbErrorText(rc) +
+                            ") and is unmapped: restart the server",
+                        "mdb_env_set_mapsize"});
+    }
+  });
+  if (rc != 0) {
+    if (rc == EINVAL) return false;
+    return tl::unexpected<Error>(gate_.broken_error());
+  }
+  map_growths_.fetch_add(1, std::memory_order_relaxed);
+  if (on_map_growth_) on_map_growth_(current, map_size());
+  return true;
 }
 
 }  // namespace malachite::storage

@@ -15,10 +15,13 @@ bool IsDiskFull(int rc) { return platform::IsDiskFullError(rc) || rc == EIO; }
 
 Error LmdbError(int rc, std::string_view what) {
   std::string op(what);
-  // LMDB: MDB_MAP_FULL means the map size (StoreOptions::map_size_bytes) is exhausted; ENOSPC and
-  // EDQUOT come from the write(2)/fsync(2) of a commit. In every case the transaction is not
-  // applied (LMDB writes the meta page last), so nothing acknowledged is lost.
+  // LMDB: MDB_MAP_FULL means the map is exhausted: below its maximum (StoreOptions::map_size_bytes)
+  // the writer grows it and runs the write again (MapFullErrorsOnThisThread tells it), so this is
+  // an answer only at the maximum. ENOSPC and EDQUOT come from the write(2)/fsync(2) of a commit.
+  // In every case the transaction is not applied (LMDB writes the meta page last), so nothing
+  // acknowledged is lost.
   if (rc == MDB_MAP_FULL) {
+    ++map_full_errors_on_this_thread;
     return Error{ErrorCode::kInsufficientAccountResources,
                  "The storage is full: the LMDB map size is exhausted; nothing was written.",
                  op + ": " + mdb_strerror(rc)};

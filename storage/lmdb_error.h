@@ -1,6 +1,7 @@
 // The one place where LMDB return codes become Malachite errors.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,13 @@ Error LmdbError(int rc, std::string_view what);
 // EDQUOT, and EIO (LMDB's report of a short write, what a full file system does to the last page
 // that fits). Not MDB_MAP_FULL: a full map is address space, not disk (lmdb_error.cc).
 bool IsDiskFull(int rc);
+
+// How many MDB_MAP_FULL codes LmdbError has translated on the calling thread, ever. A write
+// transaction belongs to one thread, so the committing thread compares the count before and after
+// a request to learn whether LMDB found the map full during it, whatever error the request made
+// of that (storage/FORMAT.md, "The map grows as needed").
+inline thread_local std::uint64_t map_full_errors_on_this_thread = 0;  // LmdbError's count
+inline std::uint64_t MapFullErrorsOnThisThread() noexcept { return map_full_errors_on_this_thread; }
 
 // LMDB's text for `rc` (mdb_strerror), for messages that carry their own context.
 std::string LmdbErrorText(int rc);

@@ -13,6 +13,8 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
   LmdbEnvOptions env_options;
   env_options.dir = options.data_dir;
   env_options.map_size = options.map_size_bytes;
+  env_options.initial_map_size = options.initial_map_size_bytes;
+  env_options.on_map_growth = options.on_map_growth;
   env_options.durability = options.durability;
   auto env = LmdbEnv::Open(env_options);
   if (!env) return tl::unexpected<Error>(env.error());
@@ -50,7 +52,7 @@ LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve>
       space_alarm_.get());
   reclaimer_ = std::make_unique<Reclaimer>(core_, *writer_);
   if (options.durability != Durability::kNone) {
-    flusher_ = std::make_unique<EnvFlusher>(core_.env->get(), options.sync_interval,
+    flusher_ = std::make_unique<EnvFlusher>(*core_.env, options.sync_interval,
                                             options.on_background_error);
   }
 }
@@ -66,6 +68,8 @@ LmdbStore::~LmdbStore() {
 StoreStats LmdbStore::Stats() const {
   StoreStats stats = writer_->Stats();
   if (flusher_) stats.syncs = flusher_->syncs();
+  stats.map_size_bytes = core_.env->map_size();
+  stats.map_growths = core_.env->map_growths();
   return stats;
 }
 
@@ -93,6 +97,10 @@ Result<void> LmdbStore::Write(WriteFn fn) {
 void LmdbStore::WaitForReclaim() { reclaimer_->WaitIdle(); }
 
 Result<std::uint64_t> LmdbStore::Backup(const std::string& dest_dir) {
+  // LMDB: mdb_env_copy2 reads the map in a read transaction of its own for the whole copy: a
+  // growth waits for it to end, with the gate open to the other readers meanwhile.
+  auto long_read = core_.env->gate().EnterLong();
+  if (core_.env->gate().broken()) return tl::unexpected<Error>(core_.env->gate().broken_error());
   auto info = CopyEnvironment(core_.env->get(), dest_dir);
   if (!info) return tl::unexpected<Error>(info.error());
   return info->bytes;

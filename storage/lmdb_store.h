@@ -37,7 +37,7 @@ class LmdbStore final : public Store {
 
  private:
   StoreCore core_;
-  ReadTxnPool read_txns_{core_.env->get()};  // before core_ closes the environment
+  ReadTxnPool read_txns_{core_.env->get(), core_.env->gate()};  // before core_ closes the env
   std::unique_ptr<SpaceAlarm> space_alarm_;  // null without a reserve; outlives writer_
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;

@@ -3,17 +3,6 @@
 #include "storage/lmdb_error.h"
 
 namespace malachite::storage {
-namespace {
-
-// Where a thread looks first: threads spread over the places, so an I/O thread finds the
-// transaction it released itself and two threads rarely contend for one place.
-std::size_t HomePlace(std::size_t places) {
-  static std::atomic<std::size_t> next{0};
-  thread_local const std::size_t home = next.fetch_add(1, std::memory_order_relaxed);
-  return home % places;
-}
-
-}  // namespace
 
 ReadTxnPool::~ReadTxnPool() {
   for (std::atomic<MDB_txn*>& place : kept_) {
@@ -22,8 +11,11 @@ ReadTxnPool::~ReadTxnPool() {
 }
 
 Result<MDB_txn*> ReadTxnPool::Acquire() {
+  // Threads spread over the places, so an I/O thread finds the transaction it released itself
+  // and two threads rarely contend for one place.
+  const std::size_t home = MapGate::HomeStripe();
+  if (!gate_.Enter(home)) return tl::unexpected<Error>(gate_.broken_error());
   // The exchange hands a kept transaction to one thread (acquire: its reset is visible here).
-  const std::size_t home = HomePlace(kPlaces);
   for (std::size_t i = 0; i < 2; ++i) {
     MDB_txn* txn = kept_[(home + i) % kPlaces].exchange(nullptr, std::memory_order_acquire);
     if (txn == nullptr) continue;
@@ -34,14 +26,19 @@ Result<MDB_txn*> ReadTxnPool::Acquire() {
   }
   MDB_txn* txn = nullptr;
   const int rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
-  if (rc != 0) return tl::unexpected<Error>(LmdbError(rc, "begin read transaction"));
+  if (rc != 0) {
+    gate_.Leave(home);
+    return tl::unexpected<Error>(LmdbError(rc, "begin read transaction"));
+  }
   return txn;
 }
 
 void ReadTxnPool::Release(MDB_txn* txn) noexcept {
-  // LMDB: reset releases the snapshot (mr_txnid = -1) but, under MDB_NOTLS, keeps the reader slot.
+  // LMDB: reset releases the snapshot (mr_txnid = -1) but, under MDB_NOTLS, keeps the reader slot;
+  // a reset transaction holds no pointer into the map, so it may stay while the map is grown.
   mdb_txn_reset(txn);
-  const std::size_t home = HomePlace(kPlaces);
+  const std::size_t home = MapGate::HomeStripe();
+  gate_.Leave(home);
   for (std::size_t i = 0; i < 2; ++i) {
     MDB_txn* empty = nullptr;
     if (kept_[(home + i) % kPlaces].compare_exchange_strong(empty, txn,

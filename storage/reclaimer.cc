@@ -72,6 +72,8 @@ void Reclaimer::Run() {
 Result<bool> Reclaimer::Step() {
   std::optional<std::uint64_t> id;
   {
+    MapGate::Pass pass(core_.env->gate());
+    if (!pass) return tl::unexpected<Error>(core_.env->gate().broken_error());
     auto txn = LmdbTxn::Begin(core_.env->get(), nullptr, MDB_RDONLY);
     if (!txn) return tl::unexpected<Error>(txn.error());
     auto first = core_.catalog.FirstReclaim(txn->get());

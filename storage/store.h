@@ -28,8 +28,18 @@
 namespace malachite::storage {
 
 struct StoreOptions {
-  std::string data_dir;                       // created if missing
-  std::uint64_t map_size_bytes = 1ull << 40;  // LMDB map (address space reserved, not disk)
+  std::string data_dir;  // created if missing
+  // The most the LMDB map may grow to: the most data the store holds (storage/FORMAT.md, "The map
+  // grows as needed").
+  std::uint64_t map_size_bytes = 1ull << 40;
+  // The map a new store starts with, grown as the data needs up to map_size_bytes. 0: the
+  // system's (platform/map_size.h): all of map_size_bytes at once on POSIX, where a map is address
+  // space and the file grows only with the data; 64 MiB on Windows, where the file is as large as
+  // the map.
+  std::uint64_t initial_map_size_bytes = 0;
+  // Called after each growth of the map with (old size, new size) in bytes, on the writer thread
+  // (keep it short: a log line); may be empty.
+  std::function<void(std::uint64_t, std::uint64_t)> on_map_growth;
   // What an acknowledged write survives (common/durability.h). kProcess and kFull start a
   // background flush that fsyncs the environment every `sync_interval` when something was
   // committed since the last one, and once more when the store closes.
@@ -78,7 +88,9 @@ struct StoreGeneration {
   friend bool operator==(const StoreGeneration&, const StoreGeneration&) = default;
 };
 
-// A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed.
+// A consistent snapshot (one LMDB read transaction). Move-only; ends when destroyed. While it lives
+// the map cannot grow (storage/FORMAT.md, "The map grows as needed"), so a write that needs a
+// growth waits for it: never wait for a write (Store::Write) while holding one.
 // REQUIRES: used on one thread and destroyed before that thread suspends.
 class ReadView {
  public:
@@ -159,6 +171,11 @@ class WriteContext {
   virtual Result<void> DeleteRuntimeAccount(std::string_view account) = 0;
 };
 
+// A request's writes. It may run more than once: when LMDB finds the map full, the writer rolls it
+// back, grows the map and runs it again (storage/FORMAT.md, "The map grows as needed"), and only
+// the last run's changes and result count. So what it keeps outside the transaction must be
+// overwritten by each run (assign what it reports, do not append to it), and what it reads it
+// reads again.
 using WriteFn = std::function<Result<void>(WriteContext&)>;
 // Called once per submitted WriteFn on the writer thread, after the group's commit is durable
 // (or with the WriteFn's own error, or with the commit's error, e.g.
@@ -171,6 +188,8 @@ struct StoreStats {
   std::uint64_t commits = 0;         // write transactions committed (one per group)
   std::uint64_t inline_commits = 0;  // of those, groups committed by TryWrite/TryWriteGroup
   std::uint64_t syncs = 0;           // background flushes that synced something
+  std::uint64_t map_size_bytes = 0;  // the LMDB map's size now (a gauge)
+  std::uint64_t map_growths = 0;     // times the map grew
 };
 
 class Store {
@@ -181,24 +200,27 @@ class Store {
   static Result<std::unique_ptr<Store>> Open(const StoreOptions& options, const Clock& clock);
   virtual ~Store() = default;  // drains the writer, stops the reclaimer, closes LMDB
 
-  // A new snapshot. Cheap (one mdb_txn_begin).
+  // A new snapshot. Cheap (a kept read transaction renewed); waits while the map grows.
   virtual Result<std::unique_ptr<ReadView>> Read() = 0;
   // Queues `fn` for the next group commit; `done` runs on the writer thread (keep it short:
   // post back to the caller's executor).
   virtual void Submit(WriteFn fn, WriteDone done) = 0;
   // Commits `fn` at once on the calling thread, as a group of its own, when the writer is idle
   // and a commit does not wait for an fsync (durability kProcess or kNone); returns its result
-  // (what Submit's `done` would get). Otherwise nullopt, with `fn` untouched: Submit it then.
+  // (what Submit's `done` would get). Otherwise nullopt, with `fn` uncommitted: Submit it then
+  // (also when it found the map full: the writer thread grows the map, which waits for readers).
   // Never blocks behind another writer; costs one LMDB commit without I/O wait, so an I/O thread
   // may call it. REQUIRES: the calling thread holds no ReadView.
   virtual std::optional<Result<void>> TryWrite(WriteFn& fn) = 0;
   // TryWrite for several writes gathered by one caller: when it may commit inline (as TryWrite),
   // runs fns[0], fns[1], ... in that order, each in its own nested transaction of one commit, and
-  // returns their results. A group that grows too big for one transaction stops early: the
-  // result has fewer entries than `fns`, and fns[result.size()...] are untouched (Submit them).
-  // Otherwise nullopt with every fn untouched. Same guarantees and REQUIRES as TryWrite.
+  // returns their results. A group that grows too big for one transaction, or whose fns[k] finds
+  // the map full (the writer thread grows it), stops early: the result has fewer entries than
+  // `fns`, and fns[result.size()...] are uncommitted, as they came (Submit them). Otherwise
+  // nullopt with every fn uncommitted, as it came. Same guarantees and REQUIRES as TryWrite.
   virtual std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<WriteFn> fns) = 0;
-  // TryWrite, else Submit and wait: for tests and tools, never on an I/O thread.
+  // TryWrite, else Submit and wait: for tests and tools, never on an I/O thread. REQUIRES: the
+  // calling thread holds no ReadView.
   virtual Result<void> Write(WriteFn fn) = 0;
   // Blocks until background reclamation of deleted tables has finished (tests).
   virtual void WaitForReclaim() = 0;

@@ -1,7 +1,9 @@
 // LmdbEnv::Open under an address-space limit: the default 1 TiB map does not fit where the kernel
 // or a limit gives a process less (ulimit -v, a 39-bit arm64 kernel, qemu-user), and Open must fall
-// back to a smaller map instead of failing. Each case runs in a child process, whose limit cannot
-// leak into the other tests; the child reports through its exit status.
+// back to a smaller map instead of failing; a map that cannot grow under such a limit fails the
+// store cleanly. Each such case runs in a child process, whose limit cannot leak into the other
+// tests; the child reports through its exit status. And what LMDB does with a configured map
+// size at open, which LmdbEnv builds on.
 #include "storage/lmdb_env.h"
 
 #include <sys/resource.h>
@@ -13,7 +15,10 @@
 #include <fstream>
 #include <string>
 
+#include "common/clock.h"
 #include "storage/lmdb_txn.h"
+#include "storage/map_growth.h"
+#include "storage/store.h"
 #include "tests/support/temp_dir.h"
 
 namespace malachite::storage {
@@ -21,7 +26,17 @@ namespace {
 
 using testing::TempDir;
 
-enum ChildExit { kOpened = 0, kOpenFailed = 1, kWriteFailed = 2, kLimitFailed = 3 };
+enum ChildExit {
+  kOpened = 0,
+  kOpenFailed = 1,
+  kWriteFailed = 2,
+  kLimitFailed = 3,
+  kGrewPastLimit = 4,
+  kWrongError = 5,
+  kReadServed = 6
+};
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
 // The address space the calling process has mapped already (VmSize), in bytes. Under
 // AddressSanitizer it includes terabytes of shadow reservations.
@@ -42,6 +57,8 @@ int OpenLimited(const std::string& dir, std::uint64_t headroom, std::uint64_t ma
     if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(kLimitFailed);
     auto env = LmdbEnv::Open({dir, map_size});
     if (!env) ::_exit(kOpenFailed);
+    // A map the address space refused is never grown back past what it allowed.
+    if ((*env)->max_map_size() != (*env)->map_size()) ::_exit(kGrewPastLimit);
     auto txn = LmdbTxn::Begin((*env)->get(), nullptr, 0);
     if (!txn || !txn->Put((*env)->dbs().meta, "k", "v") || !txn->Commit()) ::_exit(kWriteFailed);
     ::_exit(kOpened);
@@ -58,6 +75,114 @@ TEST_CASE("lmdb_env: a map larger than the address space left falls back to a sm
   CHECK(OpenLimited(dir.path() + "/data", 8ull << 30, 1ull << 40) == kOpened);
   // The same directory opens again the same way (the first child's store was kept).
   CHECK(OpenLimited(dir.path() + "/data", 8ull << 30, 1ull << 40) == kOpened);
+}
+
+int ExitStatus(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+Result<void> PutBlob(Store& store, const TableInfo& table, int seq) {
+  return store.Write([&](WriteContext& ctx) -> Result<void> {
+    return ctx.PutEntity(table, Entity{"p",
+                                       std::to_string(seq),
+                                       ctx.NextTimestamp(),
+                                       {{"B", EdmValue::Binary(std::string(4000, 'b'))}}});
+  });
+}
+
+TEST_CASE(
+    "lmdb_env: a map that cannot grow under an address-space limit fails every request with one "
+    "clear error instead of crashing, and a restart has every acknowledged write",
+    "[storage]") {
+  TempDir dir;
+  StoreOptions options;
+  options.data_dir = dir.path() + "/data";
+  options.initial_map_size_bytes = kMiB;
+  options.durability = Durability::kNone;
+  const std::string acked_file = dir.path() + "/acked";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    auto store = Store::Open(options, SystemClock::Instance());
+    if (!store) ::_exit(kOpenFailed);
+    TableInfo table;
+    if (!(*store)->Write([&](WriteContext& ctx) -> Result<void> {
+          table = **ctx.CreateTable("acct", "Limited");
+          return {};
+        })) {
+      ::_exit(kWriteFailed);
+    }
+    // 48 MiB to spare: the map grows 1, 2, ... 32 MiB, and LMDB's mapping of 64 MiB is refused
+    // after it unmapped the 32 MiB map (mdb_env_set_mapsize: munmap, then mmap).
+    const rlim_t address_space = MappedBytes() + 48 * kMiB;
+    rlimit limit{address_space, address_space};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(kLimitFailed);
+    int acked = 0;
+    Result<void> put;
+    while (acked < 100'000 && (put = PutBlob(**store, table, acked))) ++acked;
+    std::ofstream(acked_file) << acked;
+    if (put || put.error().code != ErrorCode::kInternalError ||
+        put.error().message.find("could not grow") == std::string::npos) {
+      ::_exit(kWrongError);
+    }
+    // The map is gone: a read is refused with the same error, never served from unmapped memory.
+    auto view = (*store)->Read();
+    if (view || view.error().message != put.error().message) ::_exit(kReadServed);
+    ::_exit(kOpened);  // without closing: the process dies as a crashed server would
+  }
+  REQUIRE(ExitStatus(pid) == kOpened);
+  int acked = 0;
+  std::ifstream(acked_file) >> acked;
+  CHECK(acked > 4000);  // well past the first growths
+  auto store = Store::Open(options, SystemClock::Instance());
+  REQUIRE(store);
+  auto view = (*store)->Read();
+  REQUIRE(view);
+  auto table = (*view)->FindTable("acct", "Limited");
+  REQUIRE(table);
+  REQUIRE(*table);
+  int found = 0;
+  REQUIRE((*view)->ScanEntities(**table, {}, [&](const EntityView&) {
+    ++found;
+    return true;
+  }));
+  CHECK(found == acked);
+}
+
+TEST_CASE(
+    "lmdb_env: LMDB opens a file at the configured map size, or at the pages in use if more, not "
+    "at the size recorded in the file; LmdbEnv adds one growth step",
+    "[storage]") {
+  TempDir dir;
+  const std::string path = dir.path() + "/data";
+  {
+    auto env = LmdbEnv::Open({path, 64 * kMiB, Durability::kNone, 512, 64 * kMiB});
+    REQUIRE(env);
+    auto txn = LmdbTxn::Begin((*env)->get(), nullptr, 0);
+    REQUIRE(txn);
+    for (int i = 0; i < 1000; ++i) {
+      REQUIRE(txn->Put((*env)->dbs().entities, std::to_string(i), std::string(4000, 'x')));
+    }
+    REQUIRE(txn->Commit());
+  }
+  MDB_env* raw = nullptr;
+  REQUIRE(mdb_env_create(&raw) == 0);
+  mdb_env_set_maxdbs(raw, 8);
+  mdb_env_set_mapsize(raw, kMiB);
+  REQUIRE(mdb_env_open(raw, path.c_str(), MDB_NOTLS, 0644) == 0);
+  MDB_envinfo info{};
+  MDB_stat stat{};
+  REQUIRE(mdb_env_info(raw, &info) == 0);
+  REQUIRE(mdb_env_stat(raw, &stat) == 0);
+  mdb_env_close(raw);
+  const std::uint64_t used = (info.me_last_pgno + 1) * stat.ms_psize;
+  CHECK(used > 3 * kMiB);
+  CHECK(info.me_mapsize == used);  // not the 64 MiB the file records
+
+  auto env = LmdbEnv::Open({path, 1024 * kMiB, Durability::kNone, 512, kMiB});
+  REQUIRE(env);
+  CHECK((*env)->map_size() == NextMapSize(used, 1024 * kMiB));
 }
 
 }  // namespace
