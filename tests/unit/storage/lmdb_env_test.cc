@@ -1,9 +1,8 @@
 // LmdbEnv::Open under an address-space limit: the default 1 TiB map does not fit where the kernel
 // or a limit gives a process less (ulimit -v, a 39-bit arm64 kernel, qemu-user), and Open must fall
 // back to a smaller map instead of failing; a map that cannot grow under such a limit fails the
-// store cleanly. Each such case runs in a child process, whose limit cannot leak into the other
-// tests; the child reports through its exit status. And what LMDB does with a configured map
-// size at open, which LmdbEnv builds on.
+// store cleanly. Each case runs in a child process, whose limit cannot leak into the other tests;
+// the child reports through its exit status.
 #include "storage/lmdb_env.h"
 
 #include <sys/resource.h>
@@ -17,7 +16,6 @@
 
 #include "common/clock.h"
 #include "storage/lmdb_txn.h"
-#include "storage/map_growth.h"
 #include "storage/store.h"
 #include "tests/support/temp_dir.h"
 
@@ -148,41 +146,6 @@ TEST_CASE(
     return true;
   }));
   CHECK(found == acked);
-}
-
-TEST_CASE(
-    "lmdb_env: LMDB opens a file at the configured map size, or at the pages in use if more, not "
-    "at the size recorded in the file; LmdbEnv adds one growth step",
-    "[storage]") {
-  TempDir dir;
-  const std::string path = dir.path() + "/data";
-  {
-    auto env = LmdbEnv::Open({path, 64 * kMiB, Durability::kNone, 512, 64 * kMiB});
-    REQUIRE(env);
-    auto txn = LmdbTxn::Begin((*env)->get(), nullptr, 0);
-    REQUIRE(txn);
-    for (int i = 0; i < 1000; ++i) {
-      REQUIRE(txn->Put((*env)->dbs().entities, std::to_string(i), std::string(4000, 'x')));
-    }
-    REQUIRE(txn->Commit());
-  }
-  MDB_env* raw = nullptr;
-  REQUIRE(mdb_env_create(&raw) == 0);
-  mdb_env_set_maxdbs(raw, 8);
-  mdb_env_set_mapsize(raw, kMiB);
-  REQUIRE(mdb_env_open(raw, path.c_str(), MDB_NOTLS, 0644) == 0);
-  MDB_envinfo info{};
-  MDB_stat stat{};
-  REQUIRE(mdb_env_info(raw, &info) == 0);
-  REQUIRE(mdb_env_stat(raw, &stat) == 0);
-  mdb_env_close(raw);
-  const std::uint64_t used = (info.me_last_pgno + 1) * stat.ms_psize;
-  CHECK(used > 3 * kMiB);
-  CHECK(info.me_mapsize == used);  // not the 64 MiB the file records
-
-  auto env = LmdbEnv::Open({path, 1024 * kMiB, Durability::kNone, 512, kMiB});
-  REQUIRE(env);
-  CHECK((*env)->map_size() == NextMapSize(used, 1024 * kMiB));
 }
 
 }  // namespace

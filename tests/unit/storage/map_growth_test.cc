@@ -17,6 +17,8 @@
 
 #include "common/clock.h"
 #include "platform/map_size.h"
+#include "storage/lmdb_env.h"
+#include "storage/lmdb_txn.h"
 #include "storage/store.h"
 #include "tests/support/temp_dir.h"
 
@@ -273,13 +275,48 @@ TEST_CASE(
   const FileFacts before = FactsOf(options.data_dir);
   auto store = Store::Open(options, SystemClock::Instance());
   REQUIRE(store);
-  // LMDB alone would open at exactly the pages in use (lmdb_env_test); the store adds a growth.
+  // LMDB alone would open at exactly the pages in use (the next case); the store adds a growth.
   const std::uint64_t reopened = (*store)->Stats().map_size_bytes;
   CHECK(reopened == NextMapSize(before.used_bytes, options.map_size_bytes));
   CheckAll(**store, table, 2000, kPayload);
   for (std::int64_t seq = 2000; seq < 6000; ++seq) REQUIRE(PutSeq(**store, table, seq, kPayload));
   CHECK((*store)->Stats().map_growths >= 1);
   CheckAll(**store, table, 6000, kPayload);
+}
+
+TEST_CASE(
+    "map growth: LMDB opens a file at the configured map size, or at the pages in use if more, not "
+    "at the size recorded in the file; LmdbEnv adds one growth step",
+    "[storage]") {
+  TempDir dir;
+  const std::string path = dir.path() + "/data";
+  {
+    auto env = LmdbEnv::Open({path, 64 * kMiB, Durability::kNone, 512, 64 * kMiB});
+    REQUIRE(env);
+    auto txn = LmdbTxn::Begin((*env)->get(), nullptr, 0);
+    REQUIRE(txn);
+    for (int i = 0; i < 1000; ++i) {
+      REQUIRE(txn->Put((*env)->dbs().entities, std::to_string(i), std::string(4000, 'x')));
+    }
+    REQUIRE(txn->Commit());
+  }
+  MDB_env* raw = nullptr;
+  REQUIRE(mdb_env_create(&raw) == 0);
+  mdb_env_set_maxdbs(raw, 8);
+  mdb_env_set_mapsize(raw, kMiB);
+  REQUIRE(mdb_env_open(raw, path.c_str(), MDB_NOTLS, 0644) == 0);
+  MDB_envinfo info{};
+  MDB_stat stat{};
+  REQUIRE(mdb_env_info(raw, &info) == 0);
+  REQUIRE(mdb_env_stat(raw, &stat) == 0);
+  mdb_env_close(raw);
+  const std::uint64_t used = (info.me_last_pgno + 1) * stat.ms_psize;
+  CHECK(used > 3 * kMiB);
+  CHECK(info.me_mapsize == used);  // not the 64 MiB the file records
+
+  auto env = LmdbEnv::Open({path, 1024 * kMiB, Durability::kNone, 512, kMiB});
+  REQUIRE(env);
+  CHECK((*env)->map_size() == NextMapSize(used, 1024 * kMiB));
 }
 
 TEST_CASE(
@@ -406,8 +443,10 @@ TEST_CASE(
   CHECK((*counter)->timestamp == last_stamp);
 }
 
-TEST_CASE("map growth: on POSIX a store maps its whole maximum at open unless told otherwise",
-          "[storage]") {
+TEST_CASE(
+    "map growth: a store maps the system's initial map unless told otherwise, on POSIX its whole "
+    "maximum",
+    "[storage]") {
   TempDir dir;
   StoreOptions options;
   options.data_dir = dir.path() + "/data";
