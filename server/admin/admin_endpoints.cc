@@ -23,7 +23,8 @@ void Answer(Response& response, int status, std::string body) {
 }  // namespace
 
 // Writes per commit shows how much the group commit gathers under load; inline commits are
-// groups that needed no hand-off to the writer thread.
+// groups that needed no hand-off to the writer thread; the map's size shows how close data.mdb is
+// to its next growth (storage/FORMAT.md, "The map grows as needed").
 void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
   out += fmt::format(
       "# HELP malachite_store_writes_total Write requests run by the store (user writes and "
@@ -39,8 +40,16 @@ void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
       "malachite_store_inline_commits_total {}\n"
       "# HELP malachite_store_syncs_total Background flushes that synced committed writes.\n"
       "# TYPE malachite_store_syncs_total counter\n"
-      "malachite_store_syncs_total {}\n",
-      stats.writes, stats.commits, stats.inline_commits, stats.syncs);
+      "malachite_store_syncs_total {}\n"
+      "# HELP malachite_store_map_size_bytes The LMDB map's size: what data.mdb may hold before "
+      "the map grows again (on Windows, data.mdb's size).\n"
+      "# TYPE malachite_store_map_size_bytes gauge\n"
+      "malachite_store_map_size_bytes {}\n"
+      "# HELP malachite_store_map_growths_total Times the LMDB map grew.\n"
+      "# TYPE malachite_store_map_growths_total counter\n"
+      "malachite_store_map_growths_total {}\n",
+      stats.writes, stats.commits, stats.inline_commits, stats.syncs, stats.map_size_bytes,
+      stats.map_growths);
 }
 
 namespace {

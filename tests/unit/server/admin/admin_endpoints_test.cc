@@ -1,6 +1,7 @@
 #include "server/admin/admin_endpoints.h"
 
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "server/pipeline/service.h"
 #include "tests/unit/server/service_harness.h"
@@ -42,21 +43,27 @@ TEST_CASE("admin_endpoints: healthy is always 200, ready is 503 until the server
   CHECK(Answer("GET", "/-/nothing", true) == "404 unknown endpoint; try /-/healthy or /-/ready");
 }
 
-TEST_CASE("admin_endpoints: the store's counters render as Prometheus counters", "[admin]") {
+TEST_CASE("admin_endpoints: the store's counters and map size render as Prometheus series",
+          "[admin]") {
   storage::StoreStats stats;
   stats.writes = 20002;
   stats.commits = 4167;
   stats.inline_commits = 4100;
   stats.syncs = 7;
+  stats.map_size_bytes = 134217728;
+  stats.map_growths = 2;
   std::string out = "before\n";
   AppendStoreMetrics(stats, out);
   CHECK(out.rfind("before\n", 0) == 0);
-  for (const auto& [name, value] : {std::pair{"malachite_store_writes_total", "20002"},
-                                    std::pair{"malachite_store_commits_total", "4167"},
-                                    std::pair{"malachite_store_inline_commits_total", "4100"},
-                                    std::pair{"malachite_store_syncs_total", "7"}}) {
+  for (const auto& [name, value, type] :
+       {std::tuple{"malachite_store_writes_total", "20002", "counter"},
+        std::tuple{"malachite_store_commits_total", "4167", "counter"},
+        std::tuple{"malachite_store_inline_commits_total", "4100", "counter"},
+        std::tuple{"malachite_store_syncs_total", "7", "counter"},
+        std::tuple{"malachite_store_map_size_bytes", "134217728", "gauge"},
+        std::tuple{"malachite_store_map_growths_total", "2", "counter"}}) {
     INFO(name);
-    CHECK(out.find(std::string("\n# TYPE ") + name + " counter\n") != std::string::npos);
+    CHECK(out.find(std::string("\n# TYPE ") + name + " " + type + "\n") != std::string::npos);
     CHECK(out.find(std::string("\n# HELP ") + name + " ") != std::string::npos);
     CHECK(out.find(std::string("\n") + name + " " + value + "\n") != std::string::npos);
   }
