@@ -193,8 +193,10 @@ const Option kOptions[] = {
     {"request-timeout", "<s>", "60", "seconds to receive one request / keep-alive idle time",
      [](C& c, V f, V v) { return SetNumber<unsigned>(c.request_timeout_seconds, f, v, 1, 86400); }},
     {"map-size-mb", "<n>", "1048576 = 1 TiB",
-     "LMDB map size in MiB: the most data the store can hold (address\n"
-     "space, not disk); a write beyond it answers InsufficientAccountResources",
+     "LMDB map size in MiB: the most data the store can hold; a write\n"
+     "beyond it answers InsufficientAccountResources. Address space, not\n"
+     "disk, on Linux; on Windows the map (and data.mdb) starts at 64 MiB\n"
+     "and grows with the data up to this",
      [](C& c, V f, V v) {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},

@@ -57,7 +57,9 @@ struct ServerConfig {
   // --sync-interval-ms: how often the background flush fsyncs what was committed since the last
   // one (both modes). Default 1000.
   unsigned sync_interval_ms = 1000;
-  // --map-size-mb: LMDB map size in MiB (address space, not disk). Default 1 TiB.
+  // --map-size-mb: the most the LMDB map grows to, in MiB: address space, not disk, on POSIX,
+  // where the store maps it all at once; on Windows the map starts at 64 MiB and grows with the
+  // data (storage/FORMAT.md, "The map grows as needed"). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
   // --space-reserve-mb: the space reserve a full data disk gives back so deletes still commit
   // (storage/FORMAT.md, "Full disks"). 0: no reserve and no space alarm. Default 2.
