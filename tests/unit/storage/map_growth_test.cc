@@ -286,7 +286,7 @@ TEST_CASE(
 
 TEST_CASE(
     "map growth: LMDB opens a file at the configured map size, or at the pages in use if more, not "
-    "at the size recorded in the file; LmdbEnv adds one growth step",
+    "at the size recorded in the file, and LmdbEnv adds one growth step",
     "[storage]") {
   TempDir dir;
   const std::string path = dir.path() + "/data";
