@@ -177,6 +177,9 @@ int Serve(ServerConfig& config) {
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
+  options.on_map_growth = [](std::uint64_t from, std::uint64_t to) {
+    spdlog::info("storage: the LMDB map grew from {} MiB to {} MiB", from >> 20, to >> 20);
+  };
   options.space_reserve_bytes = config.space_reserve_mb << 20;
   options.durability = config.durability;
   options.sync_interval = std::chrono::milliseconds(config.sync_interval_ms);

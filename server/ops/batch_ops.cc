@@ -67,6 +67,8 @@ Outcome Rejected(const RequestContext& ctx, std::size_t operation_count, Operati
 // The WriteFn: every operation in order inside the one nested transaction the writer gives this
 // request; the first failure is recorded and returned, which rolls all of them back.
 Result<void> ApplyAll(storage::WriteContext& write, BatchState& state) {
+  // A WriteFn may run again (storage/store.h: after the map grew): forget the last run's failure.
+  state.failure.reset();
   auto table = FindTableForWrite(write, state.account, state.table);
   if (!table) {
     // Azure: spec §7.4 — TableNotFound carries the index of the first operation.
