@@ -82,18 +82,14 @@ std::optional<std::uint64_t> File::Size() const {
 bool File::Truncate(std::uint64_t size) { return SetEndOfFileTo(H(handle_), size); }
 
 bool File::Allocate(std::uint64_t size) {
-  // The allocation size reserves the clusters (NTFS files are not sparse unless marked so);
-  // the end of file then covers them, so the file's size says what it holds.
+  // NTFS gives a file that is not sparse (ours are not) its clusters when its end moves out:
+  // SetEndOfFile reserves the disk space at once, and fails with ERROR_DISK_FULL when there is
+  // none. Emulator: under Wine it is an ftruncate, which leaves a hole on Linux file systems, so
+  // the space reserve holds no blocks there; Windows itself is what the reserve is for.
   const auto before = Size();
   if (!before) return false;
   if (size <= *before) return true;
-  FILE_ALLOCATION_INFO allocation{};
-  allocation.AllocationSize.QuadPart = static_cast<LONGLONG>(size);
-  if (::SetFileInformationByHandle(H(handle_), FileAllocationInfo, &allocation,
-                                   sizeof allocation) &&
-      SetEndOfFileTo(H(handle_), size)) {
-    return true;
-  }
+  if (SetEndOfFileTo(H(handle_), size)) return true;
   (void)Truncate(*before);
   return false;
 }
