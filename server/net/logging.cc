@@ -65,6 +65,8 @@ Result<void> ConfigureLogging(const ServerConfig& config) {
     }
   }
   auto logger = std::make_shared<spdlog::logger>("malachite", sinks.begin(), sinks.end());
+  // Lines end in "\n" on every system (spdlog's default on Windows is "\r\n"): the launchers,
+  // log collectors and tests read one format.
   if (config.log_format == "json") {
     auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc,
                                                                  std::string("\n"));
@@ -73,7 +75,8 @@ Result<void> ConfigureLogging(const ServerConfig& config) {
     logger->set_formatter(std::move(formatter));
   } else {
     // %^..%$ colors the level on a terminal only (the sink checks isatty).
-    logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
+    logger->set_formatter(std::make_unique<spdlog::pattern_formatter>(
+        "[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v", spdlog::pattern_time_type::local, std::string("\n")));
   }
   // The logger lets through what any sink wants; each sink filters to its own level.
   logger->set_level(config.debug_log_file.empty() ? level : std::min(level, spdlog::level::debug));

@@ -21,6 +21,10 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+std::string PathIn(const std::string& dir, std::string_view name) {
+  return (std::filesystem::path(dir) / std::filesystem::path(name)).string();
+}
+
 void WriteFile(const std::string& path, std::string_view text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream(path, std::ios::binary) << text;

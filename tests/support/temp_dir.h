@@ -23,6 +23,10 @@ class TempDir {
   std::string path_;
 };
 
+// `dir` and `name` joined as the system writes a path (std::filesystem's "/": a backslash on
+// Windows), which is how the code under test names the files it finds.
+std::string PathIn(const std::string& dir, std::string_view name);
+
 // Writes `text` to `path`, making its missing parent directories.
 void WriteFile(const std::string& path, std::string_view text);
 

@@ -11,6 +11,7 @@
 namespace malachite::cli {
 namespace {
 
+using malachite::testing::PathIn;
 using malachite::testing::TempDir;
 
 using malachite::testing::WriteFile;
@@ -32,18 +33,18 @@ TEST_CASE("seed_dir: files are tables, subfolders accounts, bad lines name file 
     dump += t.account + "/" + t.table + ":" + std::to_string(t.entities.size()) + " ";
   }
   CHECK(dump == "acme/things:0 devstoreaccount1/orders:1 devstoreaccount1/people:2 ");
-  CHECK(skipped ==
-        std::vector<std::string>{dir.path() + "/README.md (not .jsonl, .ndjson or .csv)"});
+  CHECK(skipped == std::vector<std::string>{PathIn(dir.path(), "README.md") +
+                                            " (not .jsonl, .ndjson or .csv)"});
 
   WriteFile(dir.path() + "/people.csv", "PartitionKey,RowKey,Age:Int32\np,1,30\np,2,old\n");
   CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr).error().message ==
-        dir.path() + "/people.csv:3: InvalidInput: " +
-            std::string(Describe(ErrorCode::kInvalidInput).message));
+        PathIn(dir.path(), "people.csv") +
+            ":3: InvalidInput: " + std::string(Describe(ErrorCode::kInvalidInput).message));
   WriteFile(dir.path() + "/people.csv", "");
   WriteFile(dir.path() + "/1x.jsonl", "");
   CHECK(LoadSeedDir(dir.path(), "devstoreaccount1", nullptr)
             .error()
-            .message.starts_with(dir.path() + "/1x.jsonl: '1x' is not a table name"));
+            .message.starts_with(PathIn(dir.path(), "1x.jsonl") + ": '1x' is not a table name"));
 }
 
 }  // namespace malachite::cli

@@ -67,7 +67,7 @@ TEST_CASE("azurite-table: every table flag maps onto Malachite's option", "[conf
   CHECK(c.host == "0.0.0.0");
   CHECK(c.port == 10102);
   CHECK(c.request_timeout_seconds == 30);
-  CHECK(c.data_dir == dir.path() + "/__malachite_table__");
+  CHECK(c.data_dir == testing::PathIn(dir.path(), "__malachite_table__"));
   CHECK(c.access_log_level == "debug");  // in the -d file only
   CHECK(c.skip_api_version_check);
   CHECK_FALSE(c.loose);  // authentication stays on
@@ -182,8 +182,9 @@ TEST_CASE("azurite-table: Azurite's own table data in the workspace is pointed o
   auto args = Parse({"-l", dir.path().c_str()});
   REQUIRE(args);
   REQUIRE(args->warnings.size() == 1);
-  CHECK(args->warnings[0].find("malachite import --from-azurite " + dir.path() +
-                               "/__azurite_db_table__.json") != std::string::npos);
+  CHECK(args->warnings[0].find("malachite import --from-azurite " +
+                               testing::PathIn(dir.path(), "__azurite_db_table__.json")) !=
+        std::string::npos);
   // Once Malachite has its own data there, the hint is gone.
   std::filesystem::create_directories(dir.path() + "/__malachite_table__");
   std::ofstream(dir.path() + "/__malachite_table__/data.mdb") << "";

@@ -1,5 +1,6 @@
 #include "server/pipeline/failure_log.h"
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -56,7 +57,8 @@ class CapturedLog {
   explicit CapturedLog(std::ostringstream& out) : previous_(spdlog::default_logger()) {
     auto logger = std::make_shared<spdlog::logger>(
         "captured", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
-    logger->set_pattern("%v");
+    logger->set_formatter(std::make_unique<spdlog::pattern_formatter>(
+        "%v", spdlog::pattern_time_type::local, std::string("\n")));  // as logging.cc's
     logger->set_level(spdlog::level::info);
     spdlog::set_default_logger(logger);
   }

@@ -61,7 +61,9 @@ TEST_CASE("entity_json: the spec example body parses to typed properties", "[jso
         "Ratio:Edm.Double=2.0");
 }
 
-TEST_CASE("entity_json: unannotated values are typed by spec §5.2 inference", "[json]") {
+// Azure: spec §5.2 (the name stays ASCII: Windows hands a program its arguments in the ANSI code
+// page, so a test named with "§" cannot be selected by name under Wine).
+TEST_CASE("entity_json: unannotated values are typed by the inference of spec 5.2", "[json]") {
   CHECK(Dump(R"J({"s":"2024-01-02T03:04:05Z","i":2147483647,"j":-2147483648,"big":2147483648,)J"
              R"J("neg":-5454161346626,"u":18446744073709551615,"d":3.0,"e":1e3,"t":true,)J"
              R"J("f":false,"n":null})J") ==
