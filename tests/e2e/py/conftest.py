@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -28,6 +29,13 @@ from pytest_malachite import (  # noqa: E402,F401  (path set just above; re-expo
 
 SUITE_ARGS = ("--log-level", "warn", "--throttling", "off")
 _logs = []  # the directory of the servers' log files, made by the first start()
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "posix_only(reason): needs Linux itself (a tmpfs mount, rlimits, a symlink's "
+        "name, the server's Linux pid); scripts/test leaves these out of the run against "
+        "malachite.exe under Wine (-m 'not posix_only'), and the reason says why")
 
 
 def pytest_sessionstart(session):
@@ -69,6 +77,21 @@ def service_client(server, **kwargs):
     at once, not after back-off."""
     kwargs.setdefault("retry_total", 0)
     return TableServiceClient.from_connection_string(server.connection_string, **kwargs)
+
+
+def crash(server):
+    """Kills `server` as a crash would (SIGKILL, no graceful stop) and returns the launcher's
+    kill() status. A server that is a wrapper's child (tests/support/wine-malachite runs
+    malachite.exe under Wine as its child) is killed itself first: killing only the wrapper would
+    leave the server to its stdin lifeline, a graceful stop."""
+    children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True,
+                              text=True, check=False).stdout.split()
+    for pid in children:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return server.kill()
 
 
 def stop_checked(server):

@@ -20,6 +20,8 @@ from conftest import DEV_ACCOUNT, DEV_KEY, binary, unique_name
 _READY = re.compile(r"^Azurite Table service successfully started on ([0-9.]+):(\d+)$", re.M)
 EXTRA_KEY = "ZXh0cmEta2V5LWZvci1henVyaXRlLWFjY291bnRzLXRlc3Q="
 
+pytestmark = pytest.mark.posix_only("runs the binary through a link named azurite-table, as the Linux bundle's bin/azurite-table; the Windows zip has no such link (malachite.exe azurite-table ... is the Windows form)")
+
 
 class AzuriteTable:
     """`azurite-table <args>` run through a link of that name, in `workdir`."""

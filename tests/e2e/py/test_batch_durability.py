@@ -12,7 +12,7 @@ import pytest
 
 from azure.data.tables import TableTransactionError
 
-from conftest import service_client, start, stop_checked, unique_name
+from conftest import crash, service_client, start, stop_checked, unique_name
 
 WRITERS = 8
 ROWS = 20
@@ -70,7 +70,7 @@ def test_batches_are_all_or_nothing_across_kill_9(tmp_path, durability):
         deadline = time.monotonic() + MAX_SECONDS_BEFORE_KILL
         while time.monotonic() < deadline and sum(len(w.acked) for w in writers) < MIN_ACKED_BEFORE_KILL:
             time.sleep(0.02)
-        server.kill()
+        crash(server)
         for w in writers:
             w.stop.set()
             w.join(timeout=30)

@@ -14,7 +14,7 @@ from azure.core import MatchConditions
 from azure.core.exceptions import ResourceModifiedError
 from azure.data.tables import UpdateMode
 
-from conftest import service_client, start, stop_checked, unique_name
+from conftest import crash, service_client, start, stop_checked, unique_name
 
 WRITERS = 16
 MIN_ACKED_BEFORE_KILL = 1500
@@ -64,7 +64,7 @@ def run_round(server, table_name, round_no):
         if sum(len(w.acked_inserts) for w in writers) >= MIN_ACKED_BEFORE_KILL:
             break
         time.sleep(0.05)
-    server.kill()  # mid-stream: writers are still sending
+    crash(server)  # mid-stream: writers are still sending
     for w in writers:
         w.stop.set()
         w.join(timeout=30)

@@ -17,8 +17,9 @@ from conftest import binary, log, service_client, start, unique_name
 
 IDLE_CONNECTIONS = 400
 
-pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None,
-                                reason="prlimit (util-linux) is missing")
+pytestmark = [pytest.mark.skipif(shutil.which("prlimit") is None,
+                                reason="prlimit (util-linux) is missing"),
+              pytest.mark.posix_only('RLIMIT_NOFILE set with prlimit; Windows has no open-file limit')]
 
 
 def _open_idle(port, count):

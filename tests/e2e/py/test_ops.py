@@ -54,6 +54,7 @@ def _memory_dirs(pid, tmpdir):
         os.path.join(tmpdir, "malachite-mem-%d-*" % pid))
 
 
+@pytest.mark.posix_only("finds the server's files by its Linux pid and /dev/shm")
 @pytest.mark.parametrize("stop", ["sigterm", "kill9"])
 def test_in_memory_serves_and_leaves_no_files_behind(tmp_path, stop):
     tmpdir = str(tmp_path / "tmp")
