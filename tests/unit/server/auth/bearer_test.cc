@@ -3,7 +3,6 @@
 // test the decoding and the keys.
 #include "server/auth/bearer.h"
 
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
