@@ -1,5 +1,7 @@
 #include "platform/socket.h"
 
+#include <winsock2.h>
+
 namespace malachite::platform {
 
 // Emulator: Windows sockets under Asio are completion-port sockets in blocking mode; a gather
@@ -9,6 +11,15 @@ namespace malachite::platform {
 std::size_t TrySendNow(std::intptr_t /*native*/, std::string_view /*head*/,
                        std::string_view /*body*/) {
   return 0;
+}
+
+std::error_code PrepareListenSocket(std::intptr_t native) {
+  const BOOL on = TRUE;
+  if (::setsockopt(static_cast<SOCKET>(native), SOL_SOCKET, SO_EXCLUSIVEADDRUSE,
+                   reinterpret_cast<const char*>(&on), sizeof on) != 0) {
+    return {::WSAGetLastError(), std::system_category()};
+  }
+  return {};
 }
 
 }  // namespace malachite::platform

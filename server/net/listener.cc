@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "platform/process.h"
+#include "platform/socket.h"
 #include "server/net/accept_backoff.h"
 #include "server/net/fd_limit.h"
 #include "server/net/session.h"
@@ -117,7 +118,9 @@ class BeastListener final : public Listener {
     }
     const tcp::endpoint endpoint = endpoints.begin()->endpoint();
     if (acceptor_.open(endpoint.protocol(), ec);
-        !ec && (acceptor_.set_option(asio::socket_base::reuse_address(true), ec), !ec) &&
+        !ec &&
+        !(ec = platform::PrepareListenSocket(
+              static_cast<std::intptr_t>(acceptor_.native_handle()))) &&
         (acceptor_.bind(endpoint, ec), !ec)) {
       acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     }
