@@ -94,10 +94,11 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
   }
 });
 
-// Under Wine (scripts/test's run against malachite.exe) the second export comes out shorter than
-// the first: a known Windows defect of export/import over HTTP, not yet found; skipped there only.
+// Under Wine (scripts/test's run against malachite.exe) this failed once in a full run, the
+// second export shorter than the first; it passed 4 times of 4 alone and in its file. Skipped
+// there only, until the cause is found (issue 39's note).
 const kWindowsExportDefect = process.env.MALACHITE_WINDOWS_EXE
-  ? "malachite.exe under Wine: the second export differs (known Windows defect, issue 39's note)"
+  ? "malachite.exe under Wine: once the second export came out shorter (cause not found yet)"
   : false;
 
 test("export -> import -> export over HTTP is byte-identical, JSON Lines and CSV", { skip: kWindowsExportDefect }, async () => {
