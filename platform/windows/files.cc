@@ -24,22 +24,6 @@ bool SetEndOfFileTo(HANDLE h, std::uint64_t size) {
 
 }  // namespace
 
-File::~File() { Close(); }
-
-File::File(File&& other) noexcept : handle_(other.handle_), path_(std::move(other.path_)) {
-  other.handle_ = kClosed;
-}
-
-File& File::operator=(File&& other) noexcept {
-  if (this != &other) {
-    Close();
-    handle_ = other.handle_;
-    path_ = std::move(other.path_);
-    other.handle_ = kClosed;
-  }
-  return *this;
-}
-
 void File::Close() noexcept {
   if (handle_ != kClosed) ::CloseHandle(H(handle_));
   handle_ = kClosed;
