@@ -26,7 +26,7 @@ bool WriteCorpus(const std::filesystem::path& dir, const std::vector<std::string
     out.write(seeds[i].data(), static_cast<std::streamsize>(seeds[i].size()));
     if (!out) return false;
   }
-  std::printf("fuzz_seeds: %zu seeds in %s\n", seeds.size(), dir.c_str());
+  std::printf("fuzz_seeds: %zu seeds in %s\n", seeds.size(), dir.string().c_str());
   return true;
 }
 

@@ -5,6 +5,7 @@
 // the child reports through its exit status.
 #include "storage/lmdb_env.h"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,8 @@ enum ChildExit {
   kLimitFailed = 3,
   kGrewPastLimit = 4,
   kWrongError = 5,
-  kReadServed = 6
+  kReadServed = 6,
+  kLimitIgnored = 7
 };
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
@@ -116,6 +118,13 @@ TEST_CASE(
     const rlim_t address_space = MappedBytes() + 48 * kMiB;
     rlimit limit{address_space, address_space};
     if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(kLimitFailed);
+    // qemu-user accepts RLIMIT_AS but does not apply it (its own address space would break):
+    // a mapping past the limit that succeeds says so.
+    if (void* probe = ::mmap(nullptr, 256 * kMiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        probe != MAP_FAILED) {
+      ::munmap(probe, 256 * kMiB);
+      ::_exit(kLimitIgnored);
+    }
     int acked = 0;
     Result<void> put;
     while (acked < 100'000 && (put = PutBlob(**store, table, acked))) ++acked;
@@ -130,7 +139,14 @@ TEST_CASE(
     store->reset();  // and it closes without touching the map
     ::_exit(kOpened);
   }
-  REQUIRE(ExitStatus(pid) == kOpened);
+  const int status = ExitStatus(pid);
+  if (status == kLimitIgnored) {
+    WARN(
+        "skipped: RLIMIT_AS is not applied here (qemu-user ignores it), so the map cannot be "
+        "refused its growth");
+    return;
+  }
+  REQUIRE(status == kOpened);
   int acked = 0;
   std::ifstream(acked_file) >> acked;
   CHECK(acked > 4000);  // well past the first growths
