@@ -88,3 +88,26 @@ def test_export_import_with_a_connection_string_and_offline(tmp_path):
             assert e["Text"] == "x,y"
     finally:
         stop_checked(srv2)
+
+
+@pytest.mark.posix_only("/dev/full: a file whose every write fails with ENOSPC")
+@pytest.mark.parametrize("entities", [1, 2000])  # the last flush only; writes that fail mid-table
+def test_export_that_cannot_write_exits_1_and_says_so(tmp_path, entities):
+    srv = start(data_dir=str(tmp_path / "data"))
+    try:
+        with service_client(srv) as service:
+            table = service.create_table("pyfull%s" % uuid.uuid4().hex[:8])
+            table.submit_transaction([("upsert", {"PartitionKey": "p", "RowKey": "%05d" % i, "Text": "x" * 40})
+                                      for i in range(min(entities, 100))])
+            for i in range(100, entities):
+                table.upsert_entity({"PartitionKey": "p", "RowKey": "%05d" % i, "Text": "x" * 40})
+        target = ["export", "--connection-string", srv.connection_string, "--table", table.table_name]
+        expected = "malachite export: %s: InternalError: cannot write the output\n" % table.table_name
+        to_file = cli(*target, "--output", "/dev/full")
+        assert (to_file.returncode, to_file.stderr) == (1, expected)
+        with open("/dev/full", "w") as full:
+            to_stdout = subprocess.run([binary(), *target], stdout=full, stderr=subprocess.PIPE,
+                                       text=True, timeout=120)
+        assert (to_stdout.returncode, to_stdout.stderr) == (1, expected)
+    finally:
+        stop_checked(srv)
