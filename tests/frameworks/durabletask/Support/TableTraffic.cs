@@ -1,0 +1,51 @@
+// Every request DurableTask.AzureStorage sends to Malachite's Table endpoint and its status, so that a
+// difference from Azure Table storage shows as the exchange that tripped it, not as a hung
+// orchestration.
+using Azure.Core;
+using Azure.Core.Pipeline;
+
+namespace Malachite.DurableTask.Support;
+
+public sealed class TableTraffic : HttpPipelineSynchronousPolicy
+{
+    public sealed record Exchange(string Method, string PathAndQuery, int Status, string? ErrorCode)
+    {
+        public override string ToString() =>
+            $"{Method} {PathAndQuery} -> {Status}{(ErrorCode is null ? "" : " " + ErrorCode)}";
+    }
+
+    private readonly List<Exchange> _exchanges = new();
+
+    public int Count
+    {
+        get { lock (_exchanges) return _exchanges.Count; }
+    }
+
+    // The exchanges a client of Azure Table storage does not see in normal operation: a 400 (the
+    // request was refused as malformed) or a 5xx. 404, 409 and 412 are Durable Task's ordinary
+    // answers (a table or row not there yet, a lease or checkpoint raced by another writer).
+    // Those of them from the `since`th exchange on (a test passes Count as it was when it began).
+    public IReadOnlyList<Exchange> Unexpected(int since = 0)
+    {
+        lock (_exchanges) return _exchanges.Skip(since).Where(e => e.Status == 400 || e.Status >= 500).ToList();
+    }
+
+    // One line per (method, status, error code) with its count, most frequent first.
+    public string Summary()
+    {
+        lock (_exchanges)
+        {
+            return string.Join("\n", _exchanges.GroupBy(e => $"{e.Method} {e.Status} {e.ErrorCode}")
+                                                .OrderByDescending(g => g.Count())
+                                                .Select(g => $"{g.Count(),6} {g.Key}"));
+        }
+    }
+
+    public override void OnReceivedResponse(HttpMessage message)
+    {
+        message.Response.Headers.TryGetValue("x-ms-error-code", out string? code);
+        var exchange = new Exchange(message.Request.Method.Method, message.Request.Uri.ToUri().PathAndQuery,
+                                    message.Response.Status, code);
+        lock (_exchanges) _exchanges.Add(exchange);
+    }
+}
