@@ -1,6 +1,7 @@
 // The subcommands of the one binary: `malachite export|import|backup|restore ...` move data in
-// and out of a data directory (server stopped) or a running endpoint. main() dispatches on
-// argv[1] before the server's own options are parsed.
+// and out of a data directory (server stopped) or a running endpoint, `malachite compact` gives a
+// stopped one's free pages back to the disk. main() dispatches on argv[1] before the server's own
+// options are parsed.
 #pragma once
 
 #include <string_view>
@@ -20,5 +21,6 @@ int RunExport(int argc, const char* const* argv, const char* const* envp);
 int RunImport(int argc, const char* const* argv, const char* const* envp);
 int RunBackup(int argc, const char* const* argv, const char* const* envp);
 int RunRestore(int argc, const char* const* argv, const char* const* envp);
+int RunCompact(int argc, const char* const* argv, const char* const* envp);
 
 }  // namespace malachite::cli

@@ -36,7 +36,7 @@ malachite \- Azure Table storage emulator
 .B malachite \-\-probe
 \fIurl\fR
 .br
-.B malachite export\fR|\fBimport\fR|\fBbackup\fR|\fBrestore
+.B malachite export\fR|\fBimport\fR|\fBbackup\fR|\fBrestore\fR|\fBcompact
 [\fIoptions\fR] (each with \fB\-\-help\fR)
 .br
 .B azurite\-table

@@ -35,7 +35,7 @@ std::string FormatOptionHelps(const std::vector<OptionHelp>& options) {
 std::string HelpText() {
   std::string out =
       "Usage: malachite [options]\n"
-      "       malachite export|import|backup|restore [options]   (each with --help)\n"
+      "       malachite export|import|backup|restore|compact [options] (each --help)\n"
       "       malachite azurite-table [Azurite's table options]  (also as a link named\n"
       "                                      azurite-table; azurite-table --help)\n"
       "Malachite " +

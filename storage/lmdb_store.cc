@@ -70,6 +70,10 @@ StoreStats LmdbStore::Stats() const {
   if (flusher_) stats.syncs = flusher_->syncs();
   stats.map_size_bytes = core_.env->map_size();
   stats.map_growths = core_.env->map_growths();
+  const PageStats pages = page_stats_.Get();
+  stats.page_size_bytes = pages.page_size;
+  stats.pages_live = pages.pages_live();
+  stats.pages_free = pages.pages_free;
   return stats;
 }
 

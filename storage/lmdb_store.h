@@ -5,6 +5,7 @@
 
 #include "storage/env_flusher.h"
 #include "storage/group_writer.h"
+#include "storage/page_stats.h"
 #include "storage/read_txn_pool.h"
 #include "storage/reclaimer.h"
 #include "storage/space_alarm.h"
@@ -42,6 +43,7 @@ class LmdbStore final : public Store {
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;
   std::unique_ptr<EnvFlusher> flusher_;  // null for Durability::kNone
+  mutable PageStatsCache page_stats_{core_.env->get(), core_.env->gate()};
 };
 
 }  // namespace malachite::storage

@@ -1,8 +1,5 @@
 #include "storage/space_alarm.h"
 
-#include <cstddef>
-#include <cstring>
-
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 #include "storage/store_meta.h"
@@ -54,31 +51,6 @@ bool SpaceAlarm::CommitNothing() {
   if (!version || !*version) return false;
   if (!WriteMetaU64(txn->get(), env_.dbs().meta, kMetaFormatVersion, **version)) return false;
   return txn->Commit().has_value();
-}
-
-Result<std::uint64_t> FreeListBytes(MDB_env* env) {
-  auto txn = LmdbTxn::Begin(env, nullptr, MDB_RDONLY);
-  if (!txn) return tl::unexpected<Error>(txn.error());
-  MDB_stat stat{};
-  if (const int rc = mdb_env_stat(env, &stat); rc != 0) {
-    return tl::unexpected<Error>(LmdbError(rc, "env stat"));
-  }
-  // LMDB: database 0 is the free list (FREE_DBI), readable in a read transaction: key a txnid,
-  // value an ID list (MDB_ID, a size_t in LMDB 0.9) whose first element is its length.
-  auto cursor = LmdbCursor::Open(txn->get(), 0);
-  if (!cursor) return tl::unexpected<Error>(cursor.error());
-  std::uint64_t pages = 0;
-  MDB_val key{}, value{};
-  for (;;) {
-    auto positioned = cursor->Get(MDB_NEXT, &key, &value);
-    if (!positioned) return tl::unexpected<Error>(positioned.error());
-    if (!*positioned) break;
-    if (value.mv_size < sizeof(std::size_t)) continue;
-    std::size_t count = 0;
-    std::memcpy(&count, value.mv_data, sizeof(count));
-    pages += count;
-  }
-  return pages * stat.ms_psize;
 }
 
 }  // namespace malachite::storage

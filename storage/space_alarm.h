@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "storage/lmdb_env.h"
+#include "storage/page_stats.h"
 #include "storage/space_reserve.h"
 
 namespace malachite::storage {
@@ -51,10 +52,5 @@ class SpaceAlarm {
   std::unique_ptr<SpaceReserve> reserve_;
   std::atomic<bool> raised_{false};
 };
-
-// The bytes of the pages on LMDB's free list (a write may reuse those freed before the last
-// commit, unless a reader of an older snapshot still sees them), read in a read transaction of
-// its own. Errors: kInternalError.
-Result<std::uint64_t> FreeListBytes(MDB_env* env);
 
 }  // namespace malachite::storage

@@ -190,6 +190,11 @@ struct StoreStats {
   std::uint64_t syncs = 0;           // background flushes that synced something
   std::uint64_t map_size_bytes = 0;  // the LMDB map's size now (a gauge)
   std::uint64_t map_growths = 0;     // times the map grew
+  // data.mdb's pages (storage/page_stats.h; gauges, read at most once a second): those holding
+  // data (and LMDB's own), and those free inside the file, which `malachite compact` gives back.
+  std::uint64_t page_size_bytes = 0;
+  std::uint64_t pages_live = 0;
+  std::uint64_t pages_free = 0;
 };
 
 class Store {

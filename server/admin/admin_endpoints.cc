@@ -24,7 +24,8 @@ void Answer(Response& response, int status, std::string body) {
 
 // Writes per commit shows how much the group commit gathers under load; inline commits are
 // groups that needed no hand-off to the writer thread; the map's size shows how close data.mdb is
-// to its next growth (storage/FORMAT.md, "The map grows as needed").
+// to its next growth (storage/FORMAT.md, "The map grows as needed"); live and free pages how much
+// of data.mdb compaction would give back (storage/FORMAT.md, "Getting disk space back").
 void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
   out += fmt::format(
       "# HELP malachite_store_writes_total Write requests run by the store (user writes and "
@@ -47,9 +48,21 @@ void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
       "malachite_store_map_size_bytes {}\n"
       "# HELP malachite_store_map_growths_total Times the LMDB map grew.\n"
       "# TYPE malachite_store_map_growths_total counter\n"
-      "malachite_store_map_growths_total {}\n",
+      "malachite_store_map_growths_total {}\n"
+      "# HELP malachite_store_page_size_bytes The size of one page of data.mdb.\n"
+      "# TYPE malachite_store_page_size_bytes gauge\n"
+      "malachite_store_page_size_bytes {}\n"
+      "# HELP malachite_store_pages_live Pages of data.mdb in use (data, indexes, LMDB's own); "
+      "read at most once a second.\n"
+      "# TYPE malachite_store_pages_live gauge\n"
+      "malachite_store_pages_live {}\n"
+      "# HELP malachite_store_pages_free Pages of data.mdb left free by deleted or rewritten data: "
+      "reused by later writes, given back to the disk by malachite compact; read at most once a "
+      "second.\n"
+      "# TYPE malachite_store_pages_free gauge\n"
+      "malachite_store_pages_free {}\n",
       stats.writes, stats.commits, stats.inline_commits, stats.syncs, stats.map_size_bytes,
-      stats.map_growths);
+      stats.map_growths, stats.page_size_bytes, stats.pages_live, stats.pages_free);
 }
 
 namespace {

@@ -43,7 +43,7 @@ TEST_CASE("admin_endpoints: healthy is always 200, ready is 503 until the server
   CHECK(Answer("GET", "/-/nothing", true) == "404 unknown endpoint; try /-/healthy or /-/ready");
 }
 
-TEST_CASE("admin_endpoints: the store's counters and map size render as Prometheus series",
+TEST_CASE("admin_endpoints: the store's counters, map size and pages render as Prometheus series",
           "[admin]") {
   storage::StoreStats stats;
   stats.writes = 20002;
@@ -52,6 +52,9 @@ TEST_CASE("admin_endpoints: the store's counters and map size render as Promethe
   stats.syncs = 7;
   stats.map_size_bytes = 134217728;
   stats.map_growths = 2;
+  stats.page_size_bytes = 4096;
+  stats.pages_live = 300;
+  stats.pages_free = 45;
   std::string out = "before\n";
   AppendStoreMetrics(stats, out);
   CHECK(out.rfind("before\n", 0) == 0);
@@ -61,7 +64,10 @@ TEST_CASE("admin_endpoints: the store's counters and map size render as Promethe
         std::tuple{"malachite_store_inline_commits_total", "4100", "counter"},
         std::tuple{"malachite_store_syncs_total", "7", "counter"},
         std::tuple{"malachite_store_map_size_bytes", "134217728", "gauge"},
-        std::tuple{"malachite_store_map_growths_total", "2", "counter"}}) {
+        std::tuple{"malachite_store_map_growths_total", "2", "counter"},
+        std::tuple{"malachite_store_page_size_bytes", "4096", "gauge"},
+        std::tuple{"malachite_store_pages_live", "300", "gauge"},
+        std::tuple{"malachite_store_pages_free", "45", "gauge"}}) {
     INFO(name);
     CHECK(out.find(std::string("\n# TYPE ") + name + " " + type + "\n") != std::string::npos);
     CHECK(out.find(std::string("\n# HELP ") + name + " ") != std::string::npos);

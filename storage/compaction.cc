@@ -1,0 +1,184 @@
+#include "storage/compaction.h"
+
+#include <lmdb.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "platform/files.h"
+#include "storage/data_dir_lock.h"
+#include "storage/lmdb_error.h"
+#include "storage/lmdb_txn.h"
+
+namespace malachite::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDataFile = "data.mdb";
+constexpr const char* kStagingPrefix = ".compact-";
+
+tl::unexpected<Error> IoError(const std::string& what, const std::string& path,
+                              const std::error_code& ec) {
+  return Fail(ErrorCode::kInternalError, what + " " + path + ": " + ec.message());
+}
+
+// An environment handle that closes itself.
+struct Env {
+  MDB_env* env = nullptr;
+  Env() = default;
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+  ~Env() { Close(); }
+  void Close() {
+    if (env != nullptr) mdb_env_close(env);
+    env = nullptr;
+  }
+};
+
+// Opens the environment in `file` read-only. `lock`: false opens it without a lock file (a copy
+// nobody else knows of); true uses the directory's lock.mdb, as a server would, so a reader
+// outside Malachite (mdb_stat) is seen. The map is the file's size: LMDB raises it to the pages
+// in use, which the file holds, and an address space too small for the map a server used is
+// no reason to refuse.
+Result<void> OpenReadOnly(const std::string& file, bool lock, Env& out) {
+  if (int rc = mdb_env_create(&out.env); rc != 0) {
+    out.env = nullptr;
+    return tl::unexpected<Error>(LmdbError(rc, "create"));
+  }
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(file, ec);
+  mdb_env_set_maxdbs(out.env, 16);
+  mdb_env_set_mapsize(out.env, std::max<std::uint64_t>(ec ? 0 : size, 1u << 20));
+  const unsigned flags = MDB_NOSUBDIR | MDB_RDONLY | (lock ? 0u : MDB_NOLOCK);
+  if (int rc = mdb_env_open(out.env, file.c_str(), flags, 0644); rc != 0) {
+    return Fail(ErrorCode::kInvalidInput,
+                file + " is not an LMDB environment: " + std::string(LmdbErrorText(rc)));
+  }
+  return {};
+}
+
+Result<std::string> Census(MDB_env* env) {
+  auto txn = LmdbTxn::Begin(env, nullptr, MDB_RDONLY);
+  if (!txn) return tl::unexpected<Error>(txn.error());
+  // LMDB: the main database holds one record per named database, keyed by its name (dbi 0 is
+  // the free list, which a compacted copy leaves out).
+  MDB_dbi main = 0;
+  if (int rc = mdb_dbi_open(txn->get(), nullptr, 0, &main); rc != 0) {
+    return tl::unexpected<Error>(LmdbError(rc, "open the main database"));
+  }
+  MDB_stat stat{};
+  if (int rc = mdb_stat(txn->get(), main, &stat); rc != 0) {
+    return tl::unexpected<Error>(LmdbError(rc, "stat"));
+  }
+  std::string census = "(main)=" + std::to_string(stat.ms_entries);
+  auto cursor = LmdbCursor::Open(txn->get(), main);
+  if (!cursor) return tl::unexpected<Error>(cursor.error());
+  MDB_val key{}, value{};
+  for (;;) {
+    auto positioned = cursor->Get(MDB_NEXT, &key, &value);
+    if (!positioned) return tl::unexpected<Error>(positioned.error());
+    if (!*positioned) break;
+    const std::string name(static_cast<const char*>(key.mv_data), key.mv_size);
+    MDB_dbi dbi = 0;
+    if (mdb_dbi_open(txn->get(), name.c_str(), 0, &dbi) != 0) continue;  // not a database
+    if (int rc = mdb_stat(txn->get(), dbi, &stat); rc != 0) {
+      return tl::unexpected<Error>(LmdbError(rc, "stat " + name));
+    }
+    census += " " + name + "=" + std::to_string(stat.ms_entries);
+  }
+  return census;
+}
+
+// Removes the staging directories of compactions a kill interrupted.
+void RemoveLeftovers(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename().string().rfind(kStagingPrefix, 0) == 0) {
+      std::error_code ignored;
+      fs::remove_all(it->path(), ignored);
+    }
+  }
+}
+
+// Copies the environment of `source` compacted into a new staging directory of `dir`; returns
+// the copy's data.mdb, fsynced.
+Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
+  std::error_code ec;
+  const std::string staging = platform::MakeUniqueDir((dir / kStagingPrefix).string(), ec);
+  if (staging.empty()) return IoError("cannot create", (dir / kStagingPrefix).string(), ec);
+  // LMDB: mdb_env_copy2 with MDB_CP_COMPACT walks every database in one read transaction and
+  // writes only the pages in use, renumbered in order: the free list is left out. The source was
+  // opened with MDB_NOSUBDIR, so the destination is a file name too.
+  const fs::path copy = fs::path(staging) / kDataFile;
+  if (int rc = mdb_env_copy2(source, copy.string().c_str(), MDB_CP_COMPACT); rc != 0) {
+    fs::remove_all(staging, ec);
+    return tl::unexpected<Error>(LmdbError(rc, "compact into " + staging));
+  }
+  if (auto failed = platform::SyncPath(copy.string(), false)) {
+    fs::remove_all(staging, ec);
+    return IoError("cannot sync", copy.string(), failed);
+  }
+  return copy;
+}
+
+}  // namespace
+
+Result<std::string> CensusOf(const std::string& file) {
+  Env env;
+  if (auto ok = OpenReadOnly(file, false, env); !ok) return tl::unexpected<Error>(ok.error());
+  return Census(env.env);
+}
+
+Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
+  const fs::path dir(data_dir);
+  const fs::path live = dir / kDataFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(live, ec)) {
+    return Fail(ErrorCode::kInvalidInput, "data directory " + data_dir + " holds no data.mdb");
+  }
+  auto lock = DataDirLock::Take(data_dir);
+  if (!lock) return tl::unexpected<Error>(lock.error());
+  RemoveLeftovers(dir);
+  CompactionInfo info;
+  info.bytes_before = fs::file_size(live, ec);
+
+  Env source;
+  if (auto ok = OpenReadOnly(live.string(), true, source); !ok) {
+    return tl::unexpected<Error>(ok.error());
+  }
+  auto census = Census(source.env);
+  if (!census) return tl::unexpected<Error>(census.error());
+  auto copy = CopyCompacted(source.env, dir);
+  if (!copy) return tl::unexpected<Error>(copy.error());
+  // LMDB: the source is closed before the rename (on Windows a mapped file cannot be replaced).
+  source.Close();
+  auto copied = CensusOf(copy->string());
+  if (copied && *copied != *census) {
+    copied = Fail(ErrorCode::kInternalError, "the compacted copy of " + data_dir + " holds " +
+                                                 *copied + ", the original " + *census);
+  }
+  if (!copied) {
+    fs::remove_all(copy->parent_path(), ec);
+    return tl::unexpected<Error>(copied.error());
+  }
+  // POSIX rename(2) and Windows' MoveFileEx (std::filesystem::rename) replace a file at once.
+  fs::rename(*copy, live, ec);
+  if (ec) {
+    const auto failed = ec;
+    fs::remove_all(copy->parent_path(), ec);
+    return IoError("cannot rename the compacted copy over", live.string(), failed);
+  }
+  if (auto failed = platform::SyncPath(data_dir, true)) {
+    return IoError("cannot sync", data_dir, failed);
+  }
+  fs::remove_all(copy->parent_path(), ec);
+  // LMDB: lock.mdb is only the reader table; nobody has the environment open (we hold the lock),
+  // and LMDB rebuilds it on the next open.
+  fs::remove(dir / "lock.mdb", ec);
+  info.bytes_after = fs::file_size(live, ec);
+  info.census = std::move(*census);
+  return info;
+}
+
+}  // namespace malachite::storage

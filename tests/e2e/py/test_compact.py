@@ -1,0 +1,109 @@
+"""malachite compact: the space of deleted data back from a stopped data directory, nothing lost
+(storage/FORMAT.md, "Getting disk space back"), and the live and free pages /-/metrics shows."""
+import os
+import re
+import subprocess
+import time
+import urllib.request
+
+from conftest import binary, service_client, start
+
+
+def compact(data_dir):
+    return subprocess.run([binary(), "compact", "--data-dir", data_dir], capture_output=True,
+                          text=True, timeout=120)
+
+
+def pages(server):
+    with urllib.request.urlopen(server.endpoint + "/-/metrics", timeout=10) as r:
+        text = r.read().decode()
+    found = dict(re.findall(r"^malachite_store_(page_size_bytes|pages_live|pages_free) (\d+)$",
+                            text, re.M))
+    return {k: int(v) for k, v in found.items()}
+
+
+def rows(count, note):
+    return [{"PartitionKey": "p%03d" % (i // 100), "RowKey": "r%05d" % i, "Qty": i, "Note": note}
+            for i in range(count)]
+
+
+def load(table, entities):
+    for start_at in range(0, len(entities), 100):
+        table.submit_transaction([("upsert", e) for e in entities[start_at:start_at + 100]])
+
+
+def everything(service):
+    """Every table's entities with their ETags (so Timestamps), by name and key order."""
+    out = {}
+    for t in sorted(t.name for t in service.list_tables()):
+        out[t] = [(e["PartitionKey"], e["RowKey"], dict(e), e.metadata["etag"])
+                  for e in service.get_table_client(t).list_entities()]
+    return out
+
+
+def test_compact_gives_deleted_space_back_and_keeps_every_entity(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir)
+    try:
+        service = service_client(server)
+        load(service.create_table("keep"), rows(500, "k" * 100))
+        load(service.create_table("churn"), rows(3000, "c" * 400))
+        full = pages(server)
+        assert full["page_size_bytes"] > 0
+        assert full["pages_live"] * full["page_size_bytes"] > 3000 * 400
+        service.delete_table("churn")
+        # The reclaimer deletes the entities in the background; the figures are read at most
+        # once a second.
+        deadline = time.monotonic() + 20
+        while True:
+            after = pages(server)
+            if after["pages_free"] * after["page_size_bytes"] > 3000 * 400:
+                break
+            assert time.monotonic() < deadline, after
+            time.sleep(0.5)
+        assert after["pages_live"] < full["pages_live"] / 2
+        before = everything(service)
+
+        # A running server holds the directory: refused, one line, nothing changed.
+        size = os.path.getsize(os.path.join(data_dir, "data.mdb"))
+        refused = compact(data_dir)
+        assert refused.returncode == 1
+        assert refused.stderr.count("\n") == 1
+        assert "stop the server first" in refused.stderr
+        assert os.path.getsize(os.path.join(data_dir, "data.mdb")) == size
+    finally:
+        server.stop()
+
+    done = compact(data_dir)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("compacted %s: data.mdb " % data_dir)
+    assert "entities=500" in done.stdout
+    assert os.path.getsize(os.path.join(data_dir, "data.mdb")) < size / 2
+    assert not [f for f in os.listdir(data_dir) if f.startswith(".compact-")]
+
+    server = start(data_dir=data_dir)
+    try:
+        service = service_client(server)
+        assert everything(service) == before
+        compacted = pages(server)
+        assert compacted["pages_free"] < 8
+        # And it serves writes as before.
+        service.get_table_client("keep").create_entity({"PartitionKey": "new", "RowKey": "1"})
+        assert service.get_table_client("keep").get_entity("new", "1")["RowKey"] == "1"
+    finally:
+        server.stop()
+
+
+def test_compact_of_a_directory_without_a_store_exits_1(tmp_path):
+    refused = compact(str(tmp_path))
+    assert refused.returncode == 1
+    assert refused.stderr == "malachite compact: data directory %s holds no data.mdb\n" % tmp_path
+
+
+def test_compact_help_and_bad_usage():
+    helped = subprocess.run([binary(), "compact", "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0
+    assert helped.stdout.startswith("Usage: malachite compact [--data-dir DIR]")
+    bad = subprocess.run([binary(), "compact", "extra"], capture_output=True, text=True)
+    assert bad.returncode == 2
+

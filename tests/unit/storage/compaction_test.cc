@@ -1,0 +1,172 @@
+// Compaction of a stopped data directory and the page figures of /-/metrics, on real LMDB in
+// temp dirs (storage/FORMAT.md, "Getting disk space back").
+#include "storage/compaction.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "storage/data_dir_lock.h"
+#include "tests/support/store_fixture.h"
+
+namespace malachite::storage {
+namespace {
+
+using testing::StoreFixture;
+namespace fs = std::filesystem;
+
+// `count` entities of about 300 bytes each, 1,000 per write.
+void Fill(Store& store, const TableInfo& table, int count, int seed) {
+  for (int base = 0; base < count; base += 1000) {
+    REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
+      for (int i = base; i < base + 1000 && i < count; ++i) {
+        Entity e{
+            "p" + std::to_string(i / 100),
+            std::to_string(i),
+            ctx.NextTimestamp(),
+            {{"V", EdmValue::Int32(seed + i)}, {"Note", EdmValue::String(std::string(256, 'x'))}}};
+        if (auto ok = ctx.PutEntity(table, e); !ok) return ok;
+      }
+      return {};
+    }));
+  }
+}
+
+// Every table of `accounts` with its id, and every entity's keys and stored record (Timestamp
+// included), in key order: what a store serves.
+std::string Content(Store& store) {
+  auto view = store.Read();
+  REQUIRE(view);
+  std::string out;
+  for (const char* account : {"acct", "other"}) {
+    std::vector<TableInfo> tables;
+    REQUIRE((*view)->ScanTables(account, "", [&](const TableInfo& t) {
+      tables.push_back(t);
+      return true;
+    }));
+    for (const TableInfo& t : tables) {
+      out += std::string(account) + "/" + t.name + "#" + std::to_string(t.id) + "\n";
+      REQUIRE((*view)->ScanEntities(t, KeyRange{}, [&](const EntityView& e) {
+        out += std::string(e.partition_key()) + "/" + std::string(e.row_key()) + "=";
+        out += e.EncodedRecord();
+        out += "\n";
+        return true;
+      }));
+    }
+  }
+  return out;
+}
+
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("compaction: a churned store keeps exactly its content and data.mdb shrinks",
+          "[storage][compaction]") {
+  StoreFixture f;
+  TableInfo live = f.CreateTable("acct", "Live");
+  f.CreateTable("other", "Empty");
+  Fill(f.store(), live, 2000, 0);
+  for (int round = 0; round < 3; ++round) {
+    TableInfo churn = f.CreateTable("acct", "Churn");
+    Fill(f.store(), churn, 5000, round);
+    REQUIRE(f.DeleteTable("acct", "Churn"));
+    f.store().WaitForReclaim();
+    Fill(f.store(), live, 2000, 100 * round);  // rewrites
+  }
+  const std::string before = Content(f.store());
+  f.Close();
+  const std::string data_dir = f.dir() + "/data";
+  const auto size_before = fs::file_size(data_dir + "/data.mdb");
+
+  auto done = CompactDataDir(data_dir);
+  INFO((done ? std::string() : done.error().message));
+  REQUIRE(done);
+  CHECK(done->bytes_before == size_before);
+  CHECK(done->bytes_after == fs::file_size(data_dir + "/data.mdb"));
+  // 5,000 entities of ~300 bytes were written and deleted three times: their pages go.
+  CHECK(done->bytes_after < size_before / 2);
+  CHECK(done->census.find("entities=2000") != std::string::npos);
+  CHECK(fs::is_regular_file(data_dir + "/malachite.lock"));
+
+  f.Reopen();
+  CHECK(Content(f.store()) == before);
+  // The store works on as before: a new table gets the next id, writes and reads go on.
+  TableInfo next = f.CreateTable("acct", "Next");
+  CHECK(next.id == live.id + 5);  // Live, Empty, Churn x3 took the ids before it
+  f.Put(next, "a", "b");
+  CHECK(f.Keys(next) == std::vector<std::string>{"a/b"});
+}
+
+TEST_CASE("compaction: the free pages /-/metrics shows go when deleting is followed by compact",
+          "[storage][compaction]") {
+  StoreFixture f;
+  TableInfo churn = f.CreateTable("acct", "Churn");
+  Fill(f.store(), churn, 5000, 0);
+  const StoreStats full = f.store().Stats();
+  CHECK(full.page_size_bytes > 0);
+  CHECK(full.pages_live * full.page_size_bytes > 5000u * 256);
+  REQUIRE(f.DeleteTable("acct", "Churn"));
+  f.store().WaitForReclaim();
+  f.Reopen();  // a new store reads the figures afresh (a running one at most once a second)
+  const StoreStats deleted = f.store().Stats();
+  CHECK(deleted.pages_free * deleted.page_size_bytes > 5000u * 256);
+  CHECK(deleted.pages_live < full.pages_live / 4);
+  // pages_live + pages_free is data.mdb's size in pages.
+  CHECK((deleted.pages_live + deleted.pages_free) * deleted.page_size_bytes ==
+        fs::file_size(f.dir() + "/data/data.mdb"));
+  f.Close();
+  REQUIRE(CompactDataDir(f.dir() + "/data"));
+  f.Reopen();
+  const StoreStats compacted = f.store().Stats();
+  CHECK(compacted.pages_free < 8);
+  CHECK(compacted.pages_live <= deleted.pages_live + 8);
+}
+
+TEST_CASE("compaction: a directory a running store holds is refused and left as it was",
+          "[storage][compaction]") {
+  StoreFixture f;
+  TableInfo t = f.CreateTable("acct", "T");
+  Fill(f.store(), t, 100, 0);
+  const std::string file = f.dir() + "/data/data.mdb";
+  const std::string bytes = FileBytes(file);
+  auto refused = CompactDataDir(f.dir() + "/data");
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find(kDataDirInUse) != std::string::npos);
+  CHECK(FileBytes(file) == bytes);
+  for (const auto& entry : fs::directory_iterator(f.dir() + "/data")) {
+    CHECK(entry.path().filename().string().rfind(".compact-", 0) != 0);
+  }
+}
+
+TEST_CASE("compaction: a directory without data.mdb is refused as invalid input",
+          "[storage][compaction]") {
+  testing::TempDir dir;
+  auto refused = CompactDataDir(dir.path());
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ErrorCode::kInvalidInput);
+  CHECK(refused.error().message == "data directory " + dir.path() + " holds no data.mdb");
+}
+
+TEST_CASE("compaction: the staging directory of a killed compaction is removed by the next",
+          "[storage][compaction]") {
+  StoreFixture f;
+  TableInfo t = f.CreateTable("acct", "T");
+  Fill(f.store(), t, 100, 0);
+  const std::string before = Content(f.store());
+  f.Close();
+  // A kill before the rename leaves the old data.mdb and a staging directory with a partial copy.
+  const std::string data_dir = f.dir() + "/data";
+  fs::create_directories(data_dir + "/.compact-AbC123");
+  std::ofstream(data_dir + "/.compact-AbC123/data.mdb") << "partial";
+  REQUIRE(CompactDataDir(data_dir));
+  CHECK_FALSE(fs::exists(data_dir + "/.compact-AbC123"));
+  f.Reopen();
+  CHECK(Content(f.store()) == before);
+}
+
+}  // namespace malachite::storage
