@@ -68,6 +68,31 @@ for (const [style, url] of [["path-style", pathUrl], ["host-style", hostUrl]]) {
   });
 }
 
+test("tokens for the China and US Government clouds' storage work; a look-alike audience does not", { skip }, async () => {
+  // spec §10.9: what a credential of those clouds returns for the storage scope their SDKs ask
+  // (TableAudience AzureChina / AzureGovernment), and the account's endpoint there.
+  const clouds = [
+    { aud: "https://storage.azure.cn/", iss: `https://sts.chinacloudapi.cn/${kTenant}/` },
+    { aud: "https://storage.azure.us", iss: `https://login.microsoftonline.us/${kTenant}/v2.0` },
+    { aud: `https://${kDevAccount}.table.core.usgovcloudapi.net`, iss: `https://sts.windows.net/${kTenant}/` },
+  ];
+  for (const claims of clouds) {
+    const credential = testCredential(mintToken(claims));
+    const name = uniqueTableName("cloud");
+    const table = new TableClient(pathUrl(), name, credential, options());
+    await table.createTable();
+    await table.createEntity({ partitionKey: "p", rowKey: "r" });
+    assert.equal((await table.getEntity("p", "r")).rowKey, "r", claims.aud);
+    await table.deleteTable();
+  }
+  const foreign = testCredential(mintToken({ aud: "https://storage.chinacloudapi.cn" }));
+  const table = new TableClient(pathUrl(), "anytable", foreign,
+                                options({ requestOptions: { customHeaders: { Accept: "application/xml" } } }));
+  const error = await expectError(table.getAccessPolicy(), 403, "AuthenticationFailed");
+  assert.match(error.response.bodyAsText,
+               /<AuthenticationErrorDetail>Audience validation failed\. Audience did not match\.</);
+});
+
 test("a Storage Table Data Reader reads; every write is 403 AuthorizationPermissionMismatch", { skip }, async () => {
   const name = uniqueTableName("reader");
   const writer = new TableClient(hostUrl(), name, testCredential(mintToken()), options());
