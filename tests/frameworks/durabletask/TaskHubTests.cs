@@ -9,8 +9,10 @@ using Xunit;
 namespace Malachite.DurableTask;
 
 [Collection("task hub")]
-public sealed class TaskHubTests(TaskHub hub)
+public sealed class TaskHubTests(TaskHub hub) : IDisposable
 {
+    public void Dispose() => hub.AssertMalachiteAnsweredAsAzure();
+
     [Fact]
     public async Task TheHubsTablesAreOnMalachiteAndItsQueuesAndBlobsOnAzurite()
     {

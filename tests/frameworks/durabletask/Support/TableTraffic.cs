@@ -15,6 +15,7 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
     }
 
     private readonly List<Exchange> _exchanges = new();
+    private int _taken;
 
     public int Count
     {
@@ -24,11 +25,25 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
     // The exchanges a client of Azure Table storage does not see in normal operation: a 400 (the
     // request was refused as malformed) or a 5xx. 404, 409 and 412 are Durable Task's ordinary
     // answers (a table or row not there yet, a lease or checkpoint raced by another writer).
-    // Those of them from the `since`th exchange on (a test passes Count as it was when it began).
-    public IReadOnlyList<Exchange> Unexpected(int since = 0)
+    public IReadOnlyList<Exchange> Unexpected()
     {
-        lock (_exchanges) return _exchanges.Skip(since).Where(e => e.Status == 400 || e.Status >= 500).ToList();
+        lock (_exchanges) return _exchanges.Where(IsUnexpected).ToList();
     }
+
+    // The unexpected exchanges since the last call (since the start, the first time): each test
+    // takes those of its own run and of the worker's background work (lease renewals, polling)
+    // since the test before it.
+    public IReadOnlyList<Exchange> TakeUnexpected()
+    {
+        lock (_exchanges)
+        {
+            var taken = _exchanges.Skip(_taken).Where(IsUnexpected).ToList();
+            _taken = _exchanges.Count;
+            return taken;
+        }
+    }
+
+    private static bool IsUnexpected(Exchange e) => e.Status == 400 || e.Status >= 500;
 
     // One line per (method, status, error code) with its count, most frequent first.
     public string Summary()

@@ -129,6 +129,17 @@ public sealed class TaskHub : IAsyncLifetime
         return state!;
     }
 
+    // Fails the test if Malachite answered a Table request with a 400 or a 5xx since the last
+    // check, listing the exchanges: a difference from Azure Table storage, named by its request.
+    public void AssertMalachiteAnsweredAsAzure()
+    {
+        var unexpected = Traffic.TakeUnexpected();
+        Assert.True(unexpected.Count == 0,
+                    $"Malachite answered {unexpected.Count} of Durable Task's Table requests (during this " +
+                    "test or the worker's background work before it) as Azure would not:\n  " +
+                    string.Join("\n  ", unexpected.Take(20)));
+    }
+
     // What a failure message needs: the unexpected Table exchanges and how many there were in all.
     public string Diagnostics()
     {
