@@ -2,6 +2,7 @@
 
 #include <lmdb.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
