@@ -13,6 +13,7 @@
 #include "cli/cli_main.h"
 #include "cli/seed_dir.h"
 #include "common/clock.h"
+#include "common/utf8_path.h"
 #include "config/azurite_args.h"
 #include "config/man_page.h"
 #include "config/server_config.h"
@@ -38,7 +39,7 @@ std::string MakeMemoryDir() {
   std::string base = "/dev/shm";
   if (platform::CheckDirWritable(base)) {
     std::error_code ec;
-    base = std::filesystem::temp_directory_path(ec).string();
+    base = PathUtf8(std::filesystem::temp_directory_path(ec));
     if (ec) base = "/tmp";
   }
   std::error_code ec;
@@ -52,7 +53,7 @@ struct DirRemover {
   void RemoveNow() {
     if (dir.empty()) return;
     std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
+    std::filesystem::remove_all(Utf8Path(dir), ignored);
     dir.clear();
   }
   ~DirRemover() { RemoveNow(); }
@@ -173,7 +174,7 @@ int Serve(ServerConfig& config) {
   const std::uint16_t port = (*listener)->port();
 
   std::error_code ignored;
-  const bool fresh = !std::filesystem::exists(config.data_dir + "/data.mdb", ignored);
+  const bool fresh = !std::filesystem::exists(Utf8Path(config.data_dir + "/data.mdb"), ignored);
   storage::StoreOptions options;
   options.data_dir = config.data_dir;
   options.map_size_bytes = config.map_size_mb << 20;
@@ -315,15 +316,34 @@ int Start(ServerConfig& config, const std::vector<std::string>& warnings) {
   return Serve(config);
 }
 
+// `strings` as argv and envp are: pointers into them (valid while they live), then a null.
+std::vector<const char*> NullEnded(const std::vector<std::string>& strings) {
+  std::vector<const char*> list;
+  list.reserve(strings.size() + 1);
+  for (const std::string& text : strings) list.push_back(text.c_str());
+  list.push_back(nullptr);
+  return list;
+}
+
 }  // namespace
 
 int main(int argc, char** argv, char** envp) {
   platform::WriteStdioAsBytes();
+  // Every argument in UTF-8, also on Windows, whose argv is in the ANSI code page
+  // (platform/process.h): a --data-dir named in any script reaches the store as it was typed.
+  const std::vector<std::string> arguments = platform::Utf8Arguments(argc, argv);
+  const std::vector<const char*> utf8_argv = NullEnded(arguments);
+  const int count = static_cast<int>(arguments.size());
+  const char* const* args = utf8_argv.data();
+  // And the environment (MALACHITE_DATA_DIR, MALACHITE_CONFIG, ...), the same way.
+  const std::vector<std::string> variables = platform::Utf8Environment(envp);
+  const std::vector<const char*> utf8_envp = NullEnded(variables);
+  const char* const* env = utf8_envp.data();
   // `azurite-table ...` (a link of that name) or `malachite azurite-table ...`: Azurite's table
   // command line (config/azurite_args.h).
-  const bool as_link = argc > 0 && IsAzuriteTableName(argv[0]);
-  if (as_link || (argc > 1 && std::string_view(argv[1]) == "azurite-table")) {
-    auto azurite = ParseAzuriteTableArgs(argc, argv, as_link ? 1 : 2, envp);
+  const bool as_link = count > 0 && IsAzuriteTableName(args[0]);
+  if (as_link || (count > 1 && std::string_view(args[1]) == "azurite-table")) {
+    auto azurite = ParseAzuriteTableArgs(count, args, as_link ? 1 : 2, env);
     if (!azurite) {
       std::fprintf(stderr, "%s\n", azurite.error().message.c_str());
       return 2;
@@ -331,8 +351,8 @@ int main(int argc, char** argv, char** envp) {
     return Start(azurite->config, azurite->warnings);
   }
   // `malachite export|import|backup|restore ...`: the data tools, not the server.
-  if (argc > 1 && cli::IsCliCommand(argv[1])) return cli::RunCli(argc, argv, envp);
-  auto config = ParseArgs(argc, argv, envp);
+  if (count > 1 && cli::IsCliCommand(args[1])) return cli::RunCli(count, args, env);
+  auto config = ParseArgs(count, args, env);
   if (!config) {
     std::fprintf(stderr, "malachite: %s\n", config.error().message.c_str());
     return 2;

@@ -5,6 +5,7 @@
 
 #include "common/encoding.h"
 #include "common/environment.h"
+#include "common/utf8_path.h"
 
 namespace malachite {
 
@@ -181,16 +182,17 @@ Result<void> Apply(const AzuriteFlags& flags, const char* const* envp, AzuriteTa
   config.in_memory = config.in_memory || flags.in_memory;
   // Azurite: the workspace defaults to the working directory, created if missing.
   std::error_code ec;
+  // Names in UTF-8 (common/utf8_path.h): a std::string path is the ANSI code page's on Windows.
   std::filesystem::path location =
-      flags.location ? std::filesystem::path(*flags.location) : std::filesystem::current_path(ec);
-  config.data_dir = (location / kAzuriteTableDataDir).string();
+      flags.location ? Utf8Path(*flags.location) : std::filesystem::current_path(ec);
+  config.data_dir = PathUtf8(location / kAzuriteTableDataDir);
   if (!config.in_memory && std::filesystem::exists(location / kAzuriteTableDb, ec) &&
       !std::filesystem::exists(location / kAzuriteTableDataDir / "data.mdb", ec)) {
     out.warnings.push_back(
-        "the workspace holds Azurite's table data (" + (location / kAzuriteTableDb).string() +
+        "the workspace holds Azurite's table data (" + PathUtf8(location / kAzuriteTableDb) +
         "), which Malachite does not read in place: copy it in once with `malachite import "
         "--from-azurite " +
-        (location / kAzuriteTableDb).string() + " --data-dir " + config.data_dir +
+        PathUtf8(location / kAzuriteTableDb) + " --data-dir " + config.data_dir +
         "` while the server is stopped");
   }
   // Azurite shows its access log on the console unless --silent (then at debug: in -d only).

@@ -9,6 +9,7 @@
 
 #include "common/encoding.h"
 #include "common/environment.h"
+#include "common/utf8_path.h"
 
 namespace malachite {
 
@@ -324,7 +325,7 @@ Result<void> ApplyFileText(ServerConfig& config, std::string_view path, std::str
 }
 
 Result<void> ApplyFile(ServerConfig& config, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(Utf8Path(path), std::ios::binary);
   if (!in) return Fail(ErrorCode::kInvalidInput, "cannot read config file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();

@@ -42,6 +42,20 @@ std::string ReadStdinToEnd();
 // every system). POSIX: nothing to do.
 void WriteStdioAsBytes();
 
+// The program's arguments (argv[0] first) in UTF-8, as main(argc, argv) should have had them.
+// POSIX: argv as it is (the bytes the caller gave; UTF-8 in any UTF-8 locale). Windows: argv
+// holds the arguments converted to the ANSI code page, which loses every character outside it
+// (a --data-dir named "données-数据" under code page 1252); these are the process's UTF-16
+// command line split as the C runtime splits it (CommandLineToArgvW) and converted to UTF-8, or
+// argv as it is when the two splits disagree on the count.
+std::vector<std::string> Utf8Arguments(int argc, const char* const* argv);
+
+// The environment ("NAME=value" entries) in UTF-8, as main's envp should have had it. POSIX:
+// envp's entries as they are. Windows: envp is in the ANSI code page too; these are the process's
+// UTF-16 environment block converted to UTF-8 (without the "=C:=C:\dir" entries of the drives'
+// current directories, which are not variables).
+std::vector<std::string> Utf8Environment(const char* const* envp);
+
 bool StderrIsTerminal();
 
 std::uint64_t CurrentProcessId();

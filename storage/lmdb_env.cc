@@ -6,6 +6,7 @@
 #include <string>
 #include <system_error>
 
+#include "common/utf8_path.h"
 #include "platform/files.h"
 #include "platform/map_size.h"
 #include "storage/data_dir_lock.h"
@@ -28,11 +29,14 @@ tl::unexpected<Error> DirError(const std::string& dir, const std::string& cause)
 // clear message instead of LMDB's errno text.
 Result<void> PrepareDir(const std::string& dir) {
   namespace fs = std::filesystem;
+  const fs::path path = Utf8Path(dir);
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return DirError(dir, "is not a directory");
-  fs::create_directories(dir, ec);
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec)) {
+    return DirError(dir, "is not a directory");
+  }
+  fs::create_directories(path, ec);
   if (ec) return DirError(dir, "cannot create: " + ec.message());
-  if (!fs::is_directory(dir, ec)) return DirError(dir, "is not a directory");
+  if (!fs::is_directory(path, ec)) return DirError(dir, "is not a directory");
   if (ec = platform::CheckDirWritable(dir); ec)
     return DirError(dir, "not accessible: " + ec.message());
   return {};
@@ -165,7 +169,7 @@ std::uint64_t LmdbEnv::LmdbMapSize() const {
 std::uint64_t LmdbEnv::FitDisk(std::uint64_t current, std::uint64_t next) const {
   if (!platform::kMappedFileTakesDisk) return next;
   std::error_code ec;
-  const std::filesystem::space_info space = std::filesystem::space(dir_, ec);
+  const std::filesystem::space_info space = std::filesystem::space(Utf8Path(dir_), ec);
   // A disk that cannot tell its room is not a full one: let LMDB try (and fail) to extend.
   return ec ? next : FitDiskRoom(current, next, space.available);
 }

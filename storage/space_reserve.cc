@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/utf8_path.h"
+
 namespace malachite::storage {
 namespace {
 
@@ -19,14 +21,14 @@ std::string ReservePath(const std::string& dir) { return dir + "/space.reserve";
 
 void SpaceReserve::RemoveLeftover(const std::string& dir) {
   std::error_code ignored;
-  std::filesystem::remove(ReservePath(dir), ignored);
+  std::filesystem::remove(Utf8Path(ReservePath(dir)), ignored);
 }
 
 Result<std::unique_ptr<SpaceReserve>> SpaceReserve::Open(const std::string& dir,
                                                          std::uint64_t bytes) {
   const std::string path = ReservePath(dir);
   std::error_code ec;
-  const bool existed = std::filesystem::exists(path, ec);
+  const bool existed = std::filesystem::exists(Utf8Path(path), ec);
   platform::File file = platform::File::OpenOrCreate(path, ec);
   if (!file.is_open()) {
     return Fail(ErrorCode::kInternalError,

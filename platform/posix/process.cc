@@ -55,6 +55,16 @@ std::string ReadStdinToEnd() {
 
 void WriteStdioAsBytes() {}
 
+std::vector<std::string> Utf8Arguments(int argc, const char* const* argv) {
+  return {argv, argv + argc};
+}
+
+std::vector<std::string> Utf8Environment(const char* const* envp) {
+  std::vector<std::string> entries;
+  for (; envp != nullptr && *envp != nullptr; ++envp) entries.emplace_back(*envp);
+  return entries;
+}
+
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 std::uint64_t CurrentProcessId() { return static_cast<std::uint64_t>(::getpid()); }

@@ -3,10 +3,14 @@
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
+// After windows.h, which it needs.
+#include <shellapi.h>
 
 #include <array>
 #include <csignal>
 #include <cstdio>
+
+#include "platform/windows/wide.h"
 
 namespace malachite::platform {
 namespace {
@@ -66,6 +70,43 @@ std::string ReadStdinToEnd() {
 void WriteStdioAsBytes() {
   ::_setmode(::_fileno(stdout), _O_BINARY);
   ::_setmode(::_fileno(stderr), _O_BINARY);
+}
+
+std::vector<std::string> Utf8Arguments(int argc, const char* const* argv) {
+  // The C runtime made argv from this same command line, narrowed to the ANSI code page.
+  // CommandLineToArgvW splits it by the same documented rules (quotes, backslashes before a
+  // quote); they differ only in corner cases (a doubled quote inside quotes). Should the counts
+  // disagree, argv's split is the one the program was given: keep it rather than shift every
+  // argument.
+  int count = 0;
+  LPWSTR* wide = ::CommandLineToArgvW(::GetCommandLineW(), &count);
+  if (wide == nullptr) return {argv, argv + argc};
+  std::vector<std::string> arguments;
+  if (count == argc) {
+    arguments.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) arguments.push_back(Utf8(wide[i]));
+  } else {
+    arguments.assign(argv, argv + argc);
+  }
+  ::LocalFree(wide);
+  return arguments;
+}
+
+std::vector<std::string> Utf8Environment(const char* const* envp) {
+  // The block is "NAME=value\0" entries, ended by an empty one.
+  LPWCH block = ::GetEnvironmentStringsW();
+  std::vector<std::string> entries;
+  if (block == nullptr) {
+    for (; envp != nullptr && *envp != nullptr; ++envp) entries.emplace_back(*envp);
+    return entries;
+  }
+  for (const wchar_t* entry = block; *entry != L'\0';) {
+    const std::wstring_view text(entry);
+    if (text.front() != L'=') entries.push_back(Utf8(text));
+    entry += text.size() + 1;
+  }
+  ::FreeEnvironmentStringsW(block);
+  return entries;
 }
 
 bool StderrIsTerminal() { return ::_isatty(::_fileno(stderr)) != 0; }

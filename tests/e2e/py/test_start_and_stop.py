@@ -2,7 +2,8 @@
 (scripts/test runs this file against the Linux binary and, under Wine, against malachite.exe): a bad
 flag is one line and exit status 2; a data directory it cannot use, or a port another program
 listens on, one line and exit status 1; Ctrl-C (SIGINT; under Wine, delivered as CTRL_C_EVENT) a
-graceful stop with exit status 0.
+graceful stop with exit status 0. A data directory named outside ASCII is the directory of that
+name on every system.
 """
 import os
 import signal
@@ -10,7 +11,7 @@ import socket
 import subprocess
 import time
 
-from conftest import binary, log, start
+from conftest import binary, log, service_client, start, stop_checked
 
 
 def run_binary(args, timeout=30):
@@ -62,3 +63,28 @@ def test_ctrl_c_stops_the_server_gracefully_with_exit_status_0():
         assert "stopping" in text and "bye" in text, text
     finally:
         assert server.stop() == 0
+
+
+def test_a_data_directory_named_outside_ascii_is_the_one_of_that_name_and_serves_again(tmp_path):
+    """On Windows main's argv is in the ANSI code page, which holds neither every Latin letter nor
+    any CJK one: the server reads its command line in UTF-16 instead (platform::Utf8Arguments),
+    and makes the store in the directory of the exact name given."""
+    name = "donn\u00e9es-\u6570\u636e"
+    data_dir = tmp_path / name
+    entity = {"PartitionKey": "p", "RowKey": "r", "Text": "d\u00e9j\u00e0 \u6570"}
+    server = start(data_dir=str(data_dir))
+    try:
+        with service_client(server) as service:
+            service.create_table("Named").create_entity(entity)
+    finally:
+        stop_checked(server)
+    assert os.listdir(tmp_path) == [name]
+    assert os.path.getsize(data_dir / "data.mdb") > 0
+    server = start(data_dir=str(data_dir))
+    try:
+        with service_client(server) as service:
+            got = service.get_table_client("Named").get_entity("p", "r")
+            assert got["Text"] == entity["Text"]
+    finally:
+        stop_checked(server)
+    assert os.listdir(tmp_path) == [name]
