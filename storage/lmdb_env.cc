@@ -73,6 +73,55 @@ unsigned SyncFlags(Durability durability) {
   return 0;
 }
 
+// mdb_env_open's failure as the one line Open returns.
+tl::unexpected<Error> EnvOpenError(const std::string& dir, int rc) {
+  if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
+    return DirError(dir, std::string("not an LMDB store of this version: ") + LmdbErrorText(rc));
+  }
+  return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
+}
+
+// The format check, made before the read-write open changes anything in the directory
+// (storage/FORMAT.md, "Format versions and upgrades"). LMDB: the read-write open is not read-only
+// for the files even when nothing is written: on Windows it sets data.mdb's end to the map size
+// (mdb_env_map: the map is the file there, platform/map_size.h), so a refused store would grow by
+// the map; on every system it creates lock.mdb when missing and, as its first user, resets it.
+// A read-only environment does neither: MDB_RDONLY opens data.mdb read-only and maps only what
+// the file holds, and MDB_NOLOCK leaves lock.mdb alone (without it, a read-only open still
+// creates and writes the reader table). Going without LMDB's locks is safe here because the
+// caller holds the data-dir lock: no other Malachite has this environment open, so no writer can
+// recycle the pages the check reads. A program that writes the store without that lock (an LMDB
+// tool) at this very moment could at worst make the check misread; InitMeta reads the version
+// again in the first write transaction, under LMDB's own locks, so a store is still never written
+// by a build of another version. Cost: one open, two meta pages, one lookup; the mapping is
+// address space only.
+Result<void> CheckFormatVersionUnopened(const std::string& dir) {
+  std::error_code ec;
+  // A missing or empty data.mdb is a new store, which the read-write open initialises (a
+  // read-only open would try to write its meta pages, and fail).
+  const std::uintmax_t size = std::filesystem::file_size(Utf8Path(dir + "/data.mdb"), ec);
+  if (ec || size == 0) return {};
+  MDB_env* env = nullptr;
+  if (int rc = mdb_env_create(&env); rc != 0) {
+    return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
+  }
+  struct Closer {
+    MDB_env* env;
+    ~Closer() { mdb_env_close(env); }
+  } closer{env};
+  mdb_env_set_maxdbs(env, kMaxDbs);
+  // LMDB: without a size set, the map is the one recorded in the file (up to 1 TiB, more than a
+  // small address space allows); a set size below the data is raised to the pages in use.
+  mdb_env_set_mapsize(env, 1);
+  // LMDB: the path is UTF-8 on every system (on Windows, mdb_fname_init converts it with
+  // MultiByteToWideChar(CP_UTF8)).
+  if (int rc = mdb_env_open(env, dir.c_str(), MDB_RDONLY | MDB_NOLOCK, 0644); rc != 0) {
+    return EnvOpenError(dir, rc);
+  }
+  if (auto ok = CheckFormatVersion(env); !ok) return DirError(dir, ok.error().message);
+  return {};
+}
+
 Result<MDB_dbi> OpenDbi(MDB_txn* txn, const char* name) {
   MDB_dbi dbi = 0;
   int rc = mdb_dbi_open(txn, name, MDB_CREATE, &dbi);
@@ -101,6 +150,9 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   if (auto ok = PrepareDir(dir); !ok) return tl::unexpected<Error>(ok.error());
   auto lock = DataDirLock::Take(dir);
   if (!lock) return tl::unexpected<Error>(lock.error());
+  // A store of another format version is refused before the read-write open, before
+  // OpenDatabases may create a database: a refused store is left exactly as it was.
+  if (auto ok = CheckFormatVersionUnopened(dir); !ok) return tl::unexpected<Error>(ok.error());
   std::unique_ptr<LmdbEnv> env(new LmdbEnv(std::move(*lock)));
   env->dir_ = dir;
   env->on_map_growth_ = options.on_map_growth;
@@ -129,20 +181,12 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
     env->env_ = nullptr;
     map_size /= 2;
   }
-  if (rc != 0) {
-    if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
-      return DirError(dir, std::string("not an LMDB store of this version: ") + LmdbErrorText(rc));
-    }
-    return DirError(dir, std::string("cannot open LMDB environment: ") + LmdbErrorText(rc));
-  }
+  if (rc != 0) return EnvOpenError(dir, rc);
   // A map the address space refused is not grown back past what it allowed: LMDB unmaps before it
   // maps the grown size, and a refusal then would leave no map at all.
   env->max_map_size_ = map_size < initial ? map_size : options.map_size;
   if (auto ok = env->SizeMapForData(); !ok) return DirError(dir, ok.error().message);
   ReserveReaderTable(dir);
-  // A store of another format version is refused before OpenDatabases may create a database:
-  // a refused store is left exactly as it was (storage/FORMAT.md, "Format versions and upgrades").
-  if (auto ok = CheckFormatVersion(env->env_); !ok) return DirError(dir, ok.error().message);
   if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);
   }

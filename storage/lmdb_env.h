@@ -45,7 +45,10 @@ class LmdbEnv {
  public:
   // Creates the directory if missing, takes an exclusive lock on it (one Store per directory,
   // across processes and inside one), opens the environment and the named databases.
-  // Errors: kInternalError with a one-line message naming the directory and the cause.
+  // Errors: kInternalError with a one-line message naming the directory and the cause. A store
+  // of another format version is refused (CheckFormatVersion's line) before anything in the
+  // directory changes: every file keeps its bytes and size; only malachite.lock, the lock, is
+  // made (empty) when missing.
   static Result<std::unique_ptr<LmdbEnv>> Open(const LmdbEnvOptions& options);
   ~LmdbEnv();
   LmdbEnv(const LmdbEnv&) = delete;

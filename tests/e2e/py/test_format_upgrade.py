@@ -1,8 +1,8 @@
 """Data that survives upgrades (storage/FORMAT.md, "Format versions and upgrades"): the data
 directory written by the release that introduced format version 1 (tests/data/format-v1, made by
 write_format_fixture below) is served exactly by this build through the Python SDK, and a
-store of a newer format version is refused with one line and exit status 1, its data.mdb
-byte-identical.
+store of a newer format version is refused with one line and exit status 1, every file of its
+directory byte-identical.
 
 The content is defined once here: write_format_fixture writes it when this file is run as a
 program (`python3 tests/e2e/py/test_format_upgrade.py <empty directory>`, MALACHITE_BINARY naming
@@ -154,19 +154,23 @@ def test_the_format_v1_directory_is_served_exactly(tmp_path):
         stop_checked(srv)
 
 
-@pytest.mark.posix_only("Windows' LMDB sets data.mdb's size to the map when it opens it read-write, "
-                        "before the format check refuses the store: the file grows (its pages "
-                        "unchanged); a known difference on Windows")
+def files_in(data_dir):
+    """Every file of `data_dir` by name: its size and SHA-256."""
+    return {name: (os.path.getsize(data_dir / name), sha256(data_dir / name))
+            for name in sorted(os.listdir(data_dir))}
+
+
 def test_a_store_of_a_newer_format_is_refused_in_one_line_and_left_untouched(tmp_path):
     if shutil.which("mdb_load") is None:
         pytest.skip("mdb_load (lmdb-utils, scripts/install-deps) makes the newer store")
     data_dir = copy_fixture(tmp_path)
-    # format_version 2, as a newer build would write it: u64 BE in the meta database.
+    # format_version 2, as a newer build would write it: u64 BE in the meta database. mdb_load
+    # leaves data.mdb as long as its pages, and lock.mdb beside it.
     bump = tmp_path / "meta.txt"
     bump.write_text("format_version\n\\00\\00\\00\\00\\00\\00\\00\\02\n")
     subprocess.run(["mdb_load", "-s", "meta", "-T", "-f", str(bump), str(data_dir)], check=True)
-    (data_dir / "lock.mdb").unlink()
-    before = sha256(data_dir / "data.mdb")
+    before = files_in(data_dir)
+    assert sorted(before) == ["data.mdb", "lock.mdb"]
     result = subprocess.run([binary(), "--data-dir", str(data_dir), "--port", "0"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result
@@ -175,16 +179,21 @@ def test_a_store_of_a_newer_format_is_refused_in_one_line_and_left_untouched(tmp
         "malachite: data directory %s: storage format version 2 was written by a newer malachite;"
         " this build reads version 1: run that release or a newer one (nothing was changed)\n"
         % data_dir)
-    assert sha256(data_dir / "data.mdb") == before
-    assert sorted(os.listdir(data_dir)) == ["data.mdb", "lock.mdb", "malachite.lock"]
-    # The tools that open a data directory refuse it the same way.
+    # Every file as it was, in size and bytes (on Windows too, where LMDB's read-write open would
+    # set data.mdb's end to the map); the data-dir lock is the one file added, empty
+    # (storage/FORMAT.md, "Format versions and upgrades").
+    after = files_in(data_dir)
+    assert after.pop("malachite.lock") == (0, hashlib.sha256(b"").hexdigest())
+    assert after == before
+    before = files_in(data_dir)
+    # The tools that open a data directory refuse it the same way, and touch nothing either.
     # (Their status is 2: they report every target they cannot open as a usage error.)
     exported = subprocess.run([binary(), "export", "--data-dir", str(data_dir), "--table", "Types"],
                               capture_output=True, text=True, timeout=60)
     assert exported.returncode != 0 and exported.stdout == "", exported
     assert exported.stderr.count("\n") == 1
     assert "storage format version 2" in exported.stderr
-    assert sha256(data_dir / "data.mdb") == before
+    assert files_in(data_dir) == before
 
 
 if __name__ == "__main__":
