@@ -7,6 +7,7 @@ using System.Net.Sockets;
 using Azure.Data.Tables;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Orleans;
 using Orleans.Configuration;
 using Orleans.Hosting;
@@ -47,16 +48,16 @@ public sealed class Cluster : IAsyncDisposable
 
     public string ClusterId => _clusterId;
 
-    // Starts `silos` silos of the cluster `clusterId` of the service `serviceId` (one after
-    // another: each joins through the membership table), then a client that finds them through
-    // the same table. `membership` adjusts ClusterMembershipOptions (e.g. short probe timeouts).
+    // Starts `silos` silos of the cluster `clusterId` of the service `serviceId` at once (they join
+    // concurrently, racing on the membership table's version row), then a client that finds them
+    // through the same table. `membership` adjusts ClusterMembershipOptions (e.g. short probe timeouts).
     public static async Task<Cluster> StartAsync(MalachiteServer server, string serviceId, string clusterId,
                                                  int silos = 2, Action<ClusterMembershipOptions>? membership = null)
     {
         var cluster = new Cluster(server.ConnectionString, serviceId, clusterId, membership);
         try
         {
-            for (int i = 0; i < silos; i++) await cluster.StartSiloAsync();
+            await Task.WhenAll(Enumerable.Range(0, silos).Select(_ => cluster.StartSiloAsync()));
             await cluster.StartClientAsync();
         }
         catch
@@ -71,10 +72,13 @@ public sealed class Cluster : IAsyncDisposable
 
     private TableServiceClient Tables() => new(_connectionString);
 
+    // MALACHITE_ORLEANS_LOG=Information (a LogLevel) writes the silos' logs to the console.
     public async Task<IHost> StartSiloAsync()
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         int siloPort = FreePort(), gatewayPort = FreePort();
+        if (Environment.GetEnvironmentVariable("MALACHITE_ORLEANS_LOG") is { Length: > 0 } level)
+            builder.Logging.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(Enum.Parse<LogLevel>(level));
         builder.UseOrleans(silo =>
         {
             silo.Configure<ClusterOptions>(o => (o.ServiceId, o.ClusterId) = (_serviceId, _clusterId));
@@ -88,7 +92,7 @@ public sealed class Cluster : IAsyncDisposable
             if (_membership != null) silo.Configure(_membership);
         });
         var host = builder.Build();
-        _silos.Add(host);
+        lock (_silos) _silos.Add(host);
         await host.StartAsync();
         return host;
     }
@@ -114,7 +118,8 @@ public sealed class Cluster : IAsyncDisposable
     }
 
     // What Orleans.TestingHost calls a kill: the host stopped with a token already cancelled, so
-    // the silo skips its graceful shutdown.
+    // the silo skips its graceful shutdown (it still tries, for up to a minute each, to write
+    // Stopping and then Dead into its own row).
     public async Task KillSiloAsync(IHost silo)
     {
         _silos.Remove(silo);
