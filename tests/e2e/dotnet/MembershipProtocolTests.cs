@@ -1,10 +1,13 @@
 // The membership protocol of Orleans' Azure Table clustering (its OrleansSiloInstances table),
-// replayed with Azure.Data.Tables, since the registry copy has Microsoft.Orleans.Server but not
-// Microsoft.Orleans.Clustering.AzureStorage. One partition per cluster holds a version row and one
-// row per silo; every membership change is a transaction that replaces the silo row and the
+// replayed with Azure.Data.Tables under forced contention. Orleans itself runs against Malachite in
+// tests/frameworks/orleans (MembershipTests: silos join through the table with no lost version, and
+// stopped or killed silos turn Dead), but a few silos joining rarely race on the version row, so
+// these two cases stay: they make the races happen. One partition per cluster holds a version row
+// and one row per silo; every membership change is a transaction that replaces the silo row and the
 // version row, both under their ETags, while the silos' liveness heartbeats merge their own rows
 // unconditionally. A server that checked ETags non-atomically would let two changes commit on the
-// same version and the final version would fall short of the number of committed changes.
+// same version and the final version would fall short of the number of committed changes; one that
+// applied part of a losing transaction would leave its silo row behind.
 using Azure;
 using Azure.Data.Tables;
 using Malachite.E2E.Support;
