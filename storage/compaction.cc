@@ -37,12 +37,12 @@ struct Env {
   }
 };
 
-// Opens the environment in `file` read-only. `lock`: false opens it without a lock file (a copy
-// nobody else knows of); true uses the directory's lock.mdb, as a server would, so a reader
-// outside Malachite (mdb_stat) is seen. The map is the file's size: LMDB raises it to the pages
-// in use, which the file holds, and an address space too small for the map a server used is
-// no reason to refuse.
-Result<void> OpenReadOnly(const std::string& file, bool lock, Env& out) {
+// Opens the environment in `file` read-only, without a lock file. LMDB: MDB_NOSUBDIR with a lock
+// would make `file`-lock beside it, not the directory's lock.mdb; none is needed, as the caller
+// either holds malachite.lock (no store can write the file meanwhile) or opens a copy nobody else
+// knows of. The map is the file's size: LMDB raises it to the pages in use, which the file holds,
+// and an address space too small for the map a server used is no reason to refuse.
+Result<void> OpenReadOnly(const std::string& file, Env& out) {
   if (int rc = mdb_env_create(&out.env); rc != 0) {
     out.env = nullptr;
     return tl::unexpected<Error>(LmdbError(rc, "create"));
@@ -51,7 +51,7 @@ Result<void> OpenReadOnly(const std::string& file, bool lock, Env& out) {
   const std::uint64_t size = fs::file_size(file, ec);
   mdb_env_set_maxdbs(out.env, 16);
   mdb_env_set_mapsize(out.env, std::max<std::uint64_t>(ec ? 0 : size, 1u << 20));
-  const unsigned flags = MDB_NOSUBDIR | MDB_RDONLY | (lock ? 0u : MDB_NOLOCK);
+  const unsigned flags = MDB_NOSUBDIR | MDB_RDONLY | MDB_NOLOCK;
   if (int rc = mdb_env_open(out.env, file.c_str(), flags, 0644); rc != 0) {
     return Fail(ErrorCode::kInvalidInput,
                 file + " is not an LMDB environment: " + std::string(LmdbErrorText(rc)));
@@ -127,7 +127,7 @@ Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
 
 Result<std::string> CensusOf(const std::string& file) {
   Env env;
-  if (auto ok = OpenReadOnly(file, false, env); !ok) return tl::unexpected<Error>(ok.error());
+  if (auto ok = OpenReadOnly(file, env); !ok) return tl::unexpected<Error>(ok.error());
   return Census(env.env);
 }
 
@@ -145,7 +145,7 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
   info.bytes_before = fs::file_size(live, ec);
 
   Env source;
-  if (auto ok = OpenReadOnly(live.string(), true, source); !ok) {
+  if (auto ok = OpenReadOnly(live.string(), source); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
   auto census = Census(source.env);

@@ -2,9 +2,13 @@
 (storage/FORMAT.md, "Getting disk space back"), and the live and free pages /-/metrics shows."""
 import os
 import re
+import shutil
+import signal
 import subprocess
 import time
 import urllib.request
+
+import pytest
 
 from conftest import binary, service_client, start
 
@@ -79,7 +83,8 @@ def test_compact_gives_deleted_space_back_and_keeps_every_entity(tmp_path):
     assert done.stdout.startswith("compacted %s: data.mdb " % data_dir)
     assert "entities=500" in done.stdout
     assert os.path.getsize(os.path.join(data_dir, "data.mdb")) < size / 2
-    assert not [f for f in os.listdir(data_dir) if f.startswith(".compact-")]
+    # Nothing else is left beside the store's own files (LMDB makes lock.mdb again at open).
+    assert sorted(os.listdir(data_dir)) == ["data.mdb", "malachite.lock", "space.reserve"]
 
     server = start(data_dir=data_dir)
     try:
@@ -92,6 +97,42 @@ def test_compact_gives_deleted_space_back_and_keeps_every_entity(tmp_path):
         assert service.get_table_client("keep").get_entity("new", "1")["RowKey"] == "1"
     finally:
         server.stop()
+
+
+@pytest.mark.posix_only("SIGKILLs the compact process itself (under Wine the launcher's wrapper "
+                        "would die, not malachite.exe)")
+def test_a_compaction_killed_at_any_moment_loses_nothing(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir)
+    try:
+        service = service_client(server)
+        load(service.create_table("keep"), rows(1000, "k" * 200))
+        load(service.create_table("churn"), rows(8000, "c" * 1000))
+        service.delete_table("churn")
+        before = everything(service)
+        # Wait for the reclaimer, so that compaction has pages to leave out.
+        deadline = time.monotonic() + 30
+        while pages(server)["pages_free"] * 4096 < 8000 * 1000:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+    finally:
+        server.stop()
+    for delay in (0.0, 0.01, 0.03, 0.06, 0.1):
+        copy = str(tmp_path / ("copy-%s" % delay))
+        shutil.copytree(data_dir, copy)
+        process = subprocess.Popen([binary(), "compact", "--data-dir", copy],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        server = start(data_dir=copy)
+        try:
+            assert everything(service_client(server)) == before, "killed after %s s" % delay
+        finally:
+            server.stop()
+        done = compact(copy)
+        assert done.returncode == 0, done.stderr
+        assert sorted(os.listdir(copy)) == ["data.mdb", "malachite.lock", "space.reserve"]
 
 
 def test_compact_of_a_directory_without_a_store_exits_1(tmp_path):

@@ -93,6 +93,11 @@ TEST_CASE("compaction: a churned store keeps exactly its content and data.mdb sh
   CHECK(done->bytes_after < size_before / 2);
   CHECK(done->census.find("entities=2000") != std::string::npos);
   CHECK(fs::is_regular_file(data_dir + "/malachite.lock"));
+  // Nothing is left beside the store's files: no staging directory, no lock file of its own.
+  for (const auto& entry : fs::directory_iterator(data_dir)) {
+    const std::string name = entry.path().filename().string();
+    CHECK((name == "data.mdb" || name == "malachite.lock" || name == "space.reserve"));
+  }
 
   f.Reopen();
   CHECK(Content(f.store()) == before);
