@@ -97,6 +97,7 @@ public sealed class GrainStateTests(MalachiteFixture malachite) : IClassFixture<
         var after = (await table.GetEntityAsync<TableEntity>(row.PartitionKey, row.RowKey)).Value;
         Assert.Equal("someone else", after.GetString("ChangedBy"));
         Assert.Equal(row.GetBinary("Data"), after.GetBinary("Data"));
+        await ReactivateAsync(grain);
         var read = await grain.Read();
         Assert.Equal(("mine", 1), (read.Text, read.Writes));
     }
