@@ -94,14 +94,7 @@ test("--seed loads fixtures on the first start; POST /-/reset restores them or e
   }
 });
 
-// Under Wine (scripts/test's run against malachite.exe) this failed once in a full run, the
-// second export shorter than the first; it passed 4 times of 4 alone and in its file. Skipped
-// there only, until the cause is found (issue 39's note).
-const kWindowsExportDefect = process.env.MALACHITE_WINDOWS_EXE
-  ? "malachite.exe under Wine: once the second export came out shorter (cause not found yet)"
-  : false;
-
-test("export -> import -> export over HTTP is byte-identical, JSON Lines and CSV", { skip: kWindowsExportDefect }, async () => {
+test("export -> import -> export over HTTP is byte-identical, JSON Lines and CSV", async () => {
   const server = await startServer();
   try {
     const endpoint = server.accountUrl;
