@@ -1,7 +1,8 @@
 // Durable Task's own scenarios on a task hub whose Tables are Malachite's: each test runs an
 // orchestration through TaskHubClient and TaskHubWorker, checks its output, then reads what the
 // Azure Storage provider wrote to <hub>Instances and <hub>History with Azure.Data.Tables, and that
-// Malachite answered none of the Table requests since the previous test with a 400 or a 5xx.
+// Malachite answered none of the Table requests since the previous test with a 400 or a 5xx other
+// than 503 ServerBusy.
 using System.Diagnostics;
 using DurableTask.Core;
 using Malachite.DurableTask.Support;
@@ -40,6 +41,47 @@ public sealed class OrchestrationTests(TaskHub hub) : IDisposable
         Assert.Equal(10, Count(history, "TaskScheduled"));
         Assert.Equal(10, Count(history, "TaskCompleted"));
         Assert.Equal(1, Count(history, "ExecutionCompleted"));
+    }
+
+    [Fact]
+    public async Task FanOutOfAHundredCheckpointsItsHistoryInBatchesOfAHundredOperations()
+    {
+        // The first episode schedules 100 activities: 103 new history rows, which the provider
+        // writes as a $batch of 99 rows and the sentinel row (Azure's limit of 100 operations)
+        // and a second $batch with the rest.
+        string id = NewId("fanout100");
+        var state = await RunAsync(typeof(SumOfSquares), id, 100);
+
+        Assert.Equal("338350", state.Output);  // 100 * 101 * 201 / 6
+        var history = await hub.HistoryEventTypesAsync(id);
+        Assert.Equal(100, Count(history, "TaskScheduled"));
+        Assert.Equal(100, Count(history, "TaskCompleted"));
+        Assert.Equal("Completed", (await hub.InstanceRowAsync(id)).GetString("RuntimeStatus"));
+    }
+
+    [Fact]
+    public async Task OutputJustUnderTheTablePropertyLimitStaysInTheTable()
+    {
+        // 30,000 characters and their JSON quotes are 60,004 bytes in UTF-16, under the provider's
+        // 60 KiB threshold and Azure's 64 KiB per string property: stored in the row itself.
+        string id = NewId("text30k");
+        var state = await RunAsync(typeof(Text), id, 30_000);
+
+        string expected = $"\"{new string('x', 30_000)}\"";
+        Assert.Equal(expected, state.Output);
+        Assert.Equal(expected, (await hub.InstanceRowAsync(id)).GetString("Output"));
+    }
+
+    [Fact]
+    public async Task OutputPastTheTablePropertyLimitGoesToABlobNamedInTheRow()
+    {
+        string id = NewId("text100k");
+        var state = await RunAsync(typeof(Text), id, 100_000);
+
+        Assert.Equal($"\"{new string('x', 100_000)}\"", state.Output);
+        // The row holds the URL of the compressed blob in <hub>-largemessages, on Azurite.
+        string? output = (await hub.InstanceRowAsync(id)).GetString("Output");
+        Assert.StartsWith($"{hub.BlobEndpoint}/{hub.Name.ToLowerInvariant()}-largemessages/", output);
     }
 
     [Fact]

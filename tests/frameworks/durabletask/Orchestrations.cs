@@ -10,13 +10,13 @@ public static class Orchestrations
     public static readonly Type[] All =
     [
         typeof(SumOfSquares), typeof(GreetThroughChild), typeof(Greeting), typeof(Sleep),
-        typeof(AwaitApproval), typeof(RetryFlaky), typeof(Double),
+        typeof(AwaitApproval), typeof(RetryFlaky), typeof(Double), typeof(Text),
     ];
 }
 
 public static class Activities
 {
-    public static readonly Type[] All = [typeof(Square), typeof(Greet), typeof(Flaky), typeof(Twice)];
+    public static readonly Type[] All = [typeof(Square), typeof(Greet), typeof(Flaky), typeof(Twice), typeof(Letters)];
 }
 
 // Fan-out/fan-in: one Square activity per number 1..n at once, their results summed.
@@ -83,6 +83,18 @@ public sealed class Double : TaskOrchestration<int, int>
 {
     public override Task<int> RunTask(OrchestrationContext context, int n) =>
         context.ScheduleTask<int>(typeof(Twice), n);
+}
+
+// The Letters activity's string of n characters as the orchestration's output.
+public sealed class Text : TaskOrchestration<string, int>
+{
+    public override Task<string> RunTask(OrchestrationContext context, int n) =>
+        context.ScheduleTask<string>(typeof(Letters), n);
+}
+
+public sealed class Letters : TaskActivity<int, string>
+{
+    protected override string Execute(TaskContext context, int n) => new('x', n);
 }
 
 public sealed class Square : TaskActivity<int, long>

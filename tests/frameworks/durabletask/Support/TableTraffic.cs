@@ -23,8 +23,10 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
     }
 
     // The exchanges a client of Azure Table storage does not see in normal operation: a 400 (the
-    // request was refused as malformed) or a 5xx. 404, 409 and 412 are Durable Task's ordinary
-    // answers (a table or row not there yet, a lease or checkpoint raced by another writer).
+    // request was refused as malformed) or a 5xx other than 503 ServerBusy. 404, 409 and 412 are
+    // Durable Task's ordinary answers (a table or row not there yet, a lease or checkpoint raced by
+    // another writer); 503 ServerBusy is Azure's answer past its scalability targets, which
+    // Malachite enforces by default (docs/THROTTLING.md) and the SDK retries.
     public IReadOnlyList<Exchange> Unexpected()
     {
         lock (_exchanges) return _exchanges.Where(IsUnexpected).ToList();
@@ -43,7 +45,8 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
         }
     }
 
-    private static bool IsUnexpected(Exchange e) => e.Status == 400 || e.Status >= 500;
+    private static bool IsUnexpected(Exchange e) =>
+        e.Status == 400 || (e.Status >= 500 && !(e.Status == 503 && e.ErrorCode == "ServerBusy"));
 
     // One line per (method, status, error code) with its count, most frequent first.
     public string Summary()

@@ -27,6 +27,8 @@ public sealed class TaskHub : IAsyncLifetime
     // AzureWebJobsStorage-style: Blob and Queue on Azurite, Table on Malachite, one account and key.
     public string ConnectionString { get; private set; } = "";
 
+    public string BlobEndpoint => _blob?.Endpoint ?? throw new InvalidOperationException("not started");
+
     public TableTraffic Traffic { get; } = new();
 
     public TaskHubClient Client { get; private set; } = null!;
@@ -129,8 +131,9 @@ public sealed class TaskHub : IAsyncLifetime
         return state!;
     }
 
-    // Fails the test if Malachite answered a Table request with a 400 or a 5xx since the last
-    // check, listing the exchanges: a difference from Azure Table storage, named by its request.
+    // Fails the test if Malachite answered a Table request with a 400 or a 5xx other than 503
+    // ServerBusy since the last check, listing the exchanges: a difference from Azure Table
+    // storage, named by its request.
     public void AssertMalachiteAnsweredAsAzure()
     {
         var unexpected = Traffic.TakeUnexpected();
@@ -144,7 +147,7 @@ public sealed class TaskHub : IAsyncLifetime
     public string Diagnostics()
     {
         var unexpected = Traffic.Unexpected();
-        return $"{Traffic.Count} Table requests to Malachite, {unexpected.Count} answered 400 or 5xx" +
+        return $"{Traffic.Count} Table requests to Malachite, {unexpected.Count} answered 400 or 5xx (not ServerBusy)" +
                string.Concat(unexpected.Take(20).Select(e => "\n  " + e));
     }
 }
