@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace malachite::server {
 namespace {
@@ -151,9 +152,13 @@ std::vector<PartitionReport> Throttle::Hottest(std::size_t limit) const {
     return a.throttled > b.throttled;
   };
   const std::size_t n = std::min(limit, all.size());
-  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(), hotter);
-  all.resize(n);
-  return all;
+  const auto top = all.begin() + static_cast<std::ptrdiff_t>(n);
+  std::partial_sort(all.begin(), top, all.end(), hotter);
+  // A copy of the top `n`, not `all` cut down: resize keeps the capacity of every tracked
+  // partition, and the traffic history keeps one answer a second for 300 s (bench/soak: 300
+  // vectors of 14,000 slots, the server past 400 MiB of RSS and growing with every partition).
+  return std::vector<PartitionReport>(std::make_move_iterator(all.begin()),
+                                      std::make_move_iterator(top));
 }
 
 }  // namespace malachite::server
