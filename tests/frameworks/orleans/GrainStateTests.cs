@@ -18,7 +18,11 @@ public sealed class GrainStateTests(MalachiteFixture malachite) : IClassFixture<
     public async Task InitializeAsync() =>
         _cluster = await Cluster.StartAsync(malachite.Server, Service, "cluster-" + Guid.NewGuid().ToString("N")[..8]);
 
-    public async Task DisposeAsync() => await _cluster.DisposeAsync();
+    public async Task DisposeAsync()
+    {
+        await _cluster.DisposeAsync();
+        _cluster.AssertNothingRefused();
+    }
 
     // The rows of Orleans' grain state table that hold the grain `key`'s state.
     private async Task<List<TableEntity>> StateRowsAsync(string key)
@@ -65,6 +69,7 @@ public sealed class GrainStateTests(MalachiteFixture malachite) : IClassFixture<
         // Every silo and the client stop; a new cluster of new silos starts on the same server.
         string clusterId = _cluster.ClusterId;
         await _cluster.DisposeAsync();
+        _cluster.AssertNothingRefused();
         _cluster = await Cluster.StartAsync(malachite.Server, Service, clusterId);
         var read = await _cluster.Client.GetGrain<INoteGrain>(key).Read();
 

@@ -72,5 +72,6 @@ public sealed class MembershipTests(MalachiteFixture malachite) : IClassFixture<
         await cluster.KillSiloAsync(silos[2]);
         rows = await UntilStatusAsync(clusterId, killed, "Dead");
         Assert.Equal(("Dead", "Dead", "Active"), (StatusOf(rows, stopped), StatusOf(rows, killed), StatusOf(rows, survivor)));
+        cluster.AssertNothingRefused();
     }
 }

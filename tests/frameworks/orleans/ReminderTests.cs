@@ -14,7 +14,11 @@ public sealed class ReminderTests(MalachiteFixture malachite) : IClassFixture<Ma
     public async Task InitializeAsync() =>
         _cluster = await Cluster.StartAsync(malachite.Server, Service, "cluster-" + Guid.NewGuid().ToString("N")[..8]);
 
-    public async Task DisposeAsync() => await _cluster.DisposeAsync();
+    public async Task DisposeAsync()
+    {
+        await _cluster.DisposeAsync();
+        _cluster.AssertNothingRefused();
+    }
 
     private async Task<List<TableEntity>> ReminderRowsAsync(string key)
     {

@@ -4,6 +4,7 @@
 // connection string.
 using System.Net;
 using System.Net.Sockets;
+using Azure.Core;
 using Azure.Data.Tables;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -12,6 +13,7 @@ using Orleans;
 using Orleans.Configuration;
 using Orleans.Hosting;
 using Orleans.Runtime;
+using Xunit;
 
 namespace Malachite.Frameworks.Orleans.Support;
 
@@ -30,6 +32,7 @@ public sealed class Cluster : IAsyncDisposable
     private readonly string _clusterId;
     private readonly Action<ClusterMembershipOptions>? _membership;
     private readonly List<IHost> _silos = [];
+    private readonly Traffic _traffic = new();
     private IHost? _client;
 
     private Cluster(string connectionString, string serviceId, string clusterId,
@@ -70,7 +73,22 @@ public sealed class Cluster : IAsyncDisposable
 
     public static SiloAddress AddressOf(IHost silo) => silo.Services.GetRequiredService<ILocalSiloDetails>().SiloAddress;
 
-    private TableServiceClient Tables() => new(_connectionString);
+    // Fails, listing them, if Malachite answered any request of this cluster's silos or client
+    // with a 400 or a 5xx.
+    public void AssertNothingRefused()
+    {
+        var refused = _traffic.Refused;
+        Assert.True(refused.Count == 0,
+                    $"Malachite answered {refused.Count} of Orleans' requests with a 400 or a 5xx:\n" +
+                    string.Join("\n", refused));
+    }
+
+    private TableServiceClient Tables()
+    {
+        var options = new TableClientOptions();
+        options.AddPolicy(_traffic, HttpPipelinePosition.PerRetry);
+        return new TableServiceClient(_connectionString, options);
+    }
 
     // MALACHITE_ORLEANS_LOG=Information (a LogLevel) writes the silos' logs to the console.
     public async Task<IHost> StartSiloAsync()
