@@ -1,6 +1,6 @@
 // An Orleans cluster as an application runs one: silos and a client, each a .NET host built with
 // UseOrleans / UseOrleansClient, on free loopback ports, whose clustering, grain storage and
-// reminders are Orleans' Azure Table providers, all given one TableServiceClient on Malachite's
+// reminders are Orleans' Azure Table providers, each given a TableServiceClient on Malachite's
 // connection string.
 using System.Net;
 using System.Net.Sockets;
