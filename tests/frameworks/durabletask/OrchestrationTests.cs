@@ -50,6 +50,7 @@ public sealed class OrchestrationTests(TaskHub hub) : IDisposable
         // writes as a $batch of 99 rows and the sentinel row (Azure's limit of 100 operations)
         // and a second $batch with the rest.
         string id = NewId("fanout100");
+        int mark = hub.Traffic.Count;
         var state = await RunAsync(typeof(SumOfSquares), id, 100);
 
         Assert.Equal("338350", state.Output);  // 100 * 101 * 201 / 6
@@ -57,6 +58,9 @@ public sealed class OrchestrationTests(TaskHub hub) : IDisposable
         Assert.Equal(100, Count(history, "TaskScheduled"));
         Assert.Equal(100, Count(history, "TaskCompleted"));
         Assert.Equal("Completed", (await hub.InstanceRowAsync(id)).GetString("RuntimeStatus"));
+        var batches = hub.Traffic.Since(mark).Where(e => e.BatchOperations != null).ToList();
+        Assert.True(batches.Any(e => e.BatchOperations == 100 && e.Status == 202),
+                    "no $batch of 100 operations answered 202:\n  " + string.Join("\n  ", batches));
     }
 
     [Fact]

@@ -3,15 +3,20 @@
 // orchestration.
 using Azure.Core;
 using Azure.Core.Pipeline;
+using System.Text;
+using System.Text.RegularExpressions;
 
 namespace Malachite.DurableTask.Support;
 
 public sealed class TableTraffic : HttpPipelineSynchronousPolicy
 {
-    public sealed record Exchange(string Method, string PathAndQuery, int Status, string? ErrorCode)
+    // BatchOperations: for a $batch, the operations in its change set (the request lines in its body).
+    public sealed record Exchange(string Method, string PathAndQuery, int Status, string? ErrorCode,
+                                  int? BatchOperations)
     {
         public override string ToString() =>
-            $"{Method} {PathAndQuery} -> {Status}{(ErrorCode is null ? "" : " " + ErrorCode)}";
+            $"{Method} {PathAndQuery}{(BatchOperations is { } n ? $" ({n} operations)" : "")} -> {Status}" +
+            (ErrorCode is null ? "" : " " + ErrorCode);
     }
 
     private readonly List<Exchange> _exchanges = new();
@@ -27,6 +32,12 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
     // Durable Task's ordinary answers (a table or row not there yet, a lease or checkpoint raced by
     // another writer); 503 ServerBusy is Azure's answer past its scalability targets, which
     // Malachite enforces by default (docs/THROTTLING.md) and the SDK retries.
+    // The exchanges from the `since`th on (a test passes Count as it was before it started).
+    public IReadOnlyList<Exchange> Since(int since)
+    {
+        lock (_exchanges) return _exchanges.Skip(since).ToList();
+    }
+
     public IReadOnlyList<Exchange> Unexpected()
     {
         lock (_exchanges) return _exchanges.Where(IsUnexpected).ToList();
@@ -43,6 +54,15 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
             _taken = _exchanges.Count;
             return taken;
         }
+    }
+
+    private static int? BatchOperations(Request request)
+    {
+        if (!request.Uri.Path.EndsWith("/$batch") || request.Content == null) return null;
+        using var body = new MemoryStream();
+        request.Content.WriteTo(body, CancellationToken.None);
+        return Regex.Matches(Encoding.UTF8.GetString(body.ToArray()), @"^(POST|PUT|PATCH|MERGE|DELETE|GET) \S+ HTTP/1\.1\r?$",
+                             RegexOptions.Multiline).Count;
     }
 
     private static bool IsUnexpected(Exchange e) =>
@@ -63,7 +83,7 @@ public sealed class TableTraffic : HttpPipelineSynchronousPolicy
     {
         message.Response.Headers.TryGetValue("x-ms-error-code", out string? code);
         var exchange = new Exchange(message.Request.Method.Method, message.Request.Uri.ToUri().PathAndQuery,
-                                    message.Response.Status, code);
+                                    message.Response.Status, code, BatchOperations(message.Request));
         lock (_exchanges) _exchanges.Add(exchange);
     }
 }
