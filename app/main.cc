@@ -181,6 +181,13 @@ int Serve(ServerConfig& config) {
   options.on_map_growth = [](std::uint64_t from, std::uint64_t to) {
     spdlog::info("storage: the LMDB map grew from {} MiB to {} MiB", from >> 20, to >> 20);
   };
+  options.compact_at_open = true;
+  options.on_compacted = [](std::uint64_t from, std::uint64_t to) {
+    spdlog::info(
+        "storage: compacted data.mdb at start (free pages left by deleted data): {} MiB "
+        "-> {} MiB",
+        from >> 20, to >> 20);
+  };
   options.space_reserve_bytes = config.space_reserve_mb << 20;
   options.durability = config.durability;
   options.sync_interval = std::chrono::milliseconds(config.sync_interval_ms);

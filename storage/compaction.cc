@@ -125,6 +125,14 @@ Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
 
 }  // namespace
 
+bool CompactionPaysAtOpen(const PageStats& pages) {
+  constexpr std::uint64_t kMinFreeBytes = 16u << 20;
+  constexpr std::uint64_t kMaxLiveBytes = 1u << 30;
+  return pages.pages_free * 4 >= pages.pages_total &&
+         pages.pages_free * pages.page_size >= kMinFreeBytes &&
+         pages.pages_live() * pages.page_size <= kMaxLiveBytes;
+}
+
 Result<std::string> CensusOf(const std::string& file) {
   Env env;
   if (auto ok = OpenReadOnly(file, env); !ok) return tl::unexpected<Error>(ok.error());

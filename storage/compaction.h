@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "storage/page_stats.h"
 
 namespace malachite::storage {
 
@@ -27,6 +28,11 @@ struct CompactionInfo {
 // Errors: kInvalidInput (no data.mdb in data_dir, not an LMDB environment), kInternalError (lock,
 // I/O, LMDB, a census that differs: then nothing was replaced).
 Result<CompactionInfo> CompactDataDir(const std::string& data_dir);
+
+// Whether a store with these pages is compacted when it opens (StoreOptions::compact_at_open):
+// at least a quarter of data.mdb and 16 MiB are free, and at most 1 GiB is live, so the copy costs
+// the start a second or two at most (storage/FORMAT.md, "Getting disk space back").
+bool CompactionPaysAtOpen(const PageStats& pages);
 
 // "name=entries ..." for the main database and every named database of the environment in
 // `file` (a data.mdb), opened read-only without a lock file. Errors: kInvalidInput (not an LMDB

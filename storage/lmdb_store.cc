@@ -3,6 +3,7 @@
 #include <future>
 
 #include "storage/backup.h"
+#include "storage/compaction.h"
 #include "storage/lmdb_read_view.h"
 #include "storage/overflow_bucket.h"
 #include "storage/store_meta.h"
@@ -18,6 +19,18 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
   env_options.durability = options.durability;
   auto env = LmdbEnv::Open(env_options);
   if (!env) return tl::unexpected<Error>(env.error());
+  // Opened first, so that a store this build refuses (format version) is left untouched; nothing
+  // else has the environment yet, so its pages are read without the gate.
+  auto pages = ReadPageStats((*env)->get());
+  if (options.compact_at_open && pages && CompactionPaysAtOpen(*pages)) {
+    env->reset();  // releases the directory's lock, which the compaction takes
+    auto compacted = CompactDataDir(options.data_dir);
+    if (compacted && options.on_compacted) {
+      options.on_compacted(compacted->bytes_before, compacted->bytes_after);
+    }
+    env = LmdbEnv::Open(env_options);
+    if (!env) return tl::unexpected<Error>(env.error());
+  }
   // LMDB: the overflow-bucket scheme needs bucket keys (kBucketKeyBytes) to fit.
   if (static_cast<std::size_t>(mdb_env_get_maxkeysize((*env)->get())) < kBucketKeyBytes) {
     return Fail(ErrorCode::kInternalError, "storage: this liblmdb's MDB_MAXKEYSIZE is below " +

@@ -49,6 +49,14 @@ struct StoreOptions {
   // Bytes of disk kept in <data_dir>/space.reserve and given back when a commit finds the disk
   // full, so deletes still commit (storage/FORMAT.md, "Full disks"). 0: no reserve, no alarm.
   std::uint64_t space_reserve_bytes = 2u << 20;
+  // Compact data.mdb while opening when it pays (storage/compaction.h, CompactionPaysAtOpen: a
+  // quarter or more of the file free after churn, the live data small enough to copy in a second
+  // or two), so a restarted store is as fast and as small as a fresh one. A compaction that fails
+  // (no room on the disk for the copy) is skipped: the store opens as it was. The server sets it;
+  // the data tools (export of a stopped directory, say) leave the file alone.
+  bool compact_at_open = false;
+  // Called after such a compaction with data.mdb's size before and after; may be empty.
+  std::function<void(std::uint64_t, std::uint64_t)> on_compacted;
   // Called (on a background thread) when the background flush fails, e.g. EIO; may be empty.
   std::function<void(const Error&)> on_background_error;
 };

@@ -181,3 +181,64 @@ TEST_CASE("compaction: the staging directory of a killed compaction is removed b
 }
 
 }  // namespace malachite::storage
+
+namespace malachite::storage {
+
+TEST_CASE(
+    "compaction: a store pays for compaction at open when a quarter is free, free >= 16 MiB "
+    "and live <= 1 GiB",
+    "[storage][compaction]") {
+  auto pays = [](std::uint64_t total, std::uint64_t free) {
+    return CompactionPaysAtOpen(PageStats{4096, total, free, 1});
+  };
+  constexpr std::uint64_t kMiB = 256;  // pages of 4 KiB
+  CHECK(pays(64 * kMiB, 16 * kMiB));
+  CHECK_FALSE(pays(64 * kMiB, 16 * kMiB - 1));        // less than a quarter free
+  CHECK_FALSE(pays(60 * kMiB, 15 * kMiB));            // less than 16 MiB free
+  CHECK(pays(1024 * kMiB + 87382, 87382));            // 1 GiB live, a quarter free
+  CHECK_FALSE(pays(1024 * kMiB + 1 + 87382, 87382));  // more live
+}
+
+TEST_CASE("compaction: a store left free by churn is compacted when it opens, unless told not",
+          "[storage][compaction]") {
+  StoreFixture f;
+  TableInfo live = f.CreateTable("acct", "Live");
+  Fill(f.store(), live, 1000, 0);
+  TableInfo churn = f.CreateTable("acct", "Churn");
+  Fill(f.store(), churn, 70000, 0);  // about 21 MiB
+  REQUIRE(f.DeleteTable("acct", "Churn"));
+  f.store().WaitForReclaim();
+  const std::string before = Content(f.store());
+  f.Close();
+  const std::string file = f.dir() + "/data/data.mdb";
+  const auto churned = fs::file_size(file);
+
+  StoreOptions options = f.Options();  // compact_at_open is off unless asked
+  {
+    auto store = Store::Open(options, SystemClock::Instance());
+    REQUIRE(store);
+    CHECK((*store)->Stats().pages_free * 4096 > 16u << 20);
+  }
+  CHECK(fs::file_size(file) >= churned);
+
+  options.compact_at_open = true;
+  std::uint64_t from = 0, to = 0;
+  options.on_compacted = [&](std::uint64_t a, std::uint64_t b) { from = a, to = b; };
+  {
+    auto store = Store::Open(options, SystemClock::Instance());
+    REQUIRE(store);
+    CHECK(from >= churned);
+    CHECK(to < churned / 4);
+    CHECK((*store)->Stats().pages_free < 8);
+    CHECK(Content(**store) == before);
+  }
+  // Compacted, it does not pay again: the next open leaves the file alone.
+  from = 0;
+  {
+    auto store = Store::Open(options, SystemClock::Instance());
+    REQUIRE(store);
+    CHECK(from == 0);
+  }
+}
+
+}  // namespace malachite::storage
