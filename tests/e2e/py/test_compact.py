@@ -10,7 +10,9 @@ import urllib.request
 
 import pytest
 
-from conftest import binary, service_client, start
+import json
+
+from conftest import binary, log, service_client, start
 
 
 def compact(data_dir):
@@ -133,6 +135,38 @@ def test_a_compaction_killed_at_any_moment_loses_nothing(tmp_path):
         done = compact(copy)
         assert done.returncode == 0, done.stderr
         assert sorted(os.listdir(copy)) == ["data.mdb", "malachite.lock", "space.reserve"]
+
+
+def test_a_restart_compacts_a_store_churn_left_mostly_free(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir)
+    try:
+        service = service_client(server)
+        load(service.create_table("keep"), rows(300, "k" * 100))
+        churn = tmp_path / "churn.jsonl"
+        with open(churn, "w") as f:  # 24 MB, written by $batch through malachite import
+            for e in rows(24000, "c" * 1000):
+                f.write(json.dumps(e) + "\n")
+        subprocess.run([binary(), "import", str(churn), "--table", "churn",
+                        "--connection-string", server.connection_string], check=True,
+                       capture_output=True, timeout=120)
+        service.delete_table("churn")
+        deadline = time.monotonic() + 30
+        while pages(server)["pages_free"] * 4096 < 20 << 20:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        before = everything(service)
+    finally:
+        server.stop()
+    server = start(data_dir=data_dir, args=["--log-level", "info"])
+    try:
+        assert "storage: compacted data.mdb at start" in log(server)
+        assert everything(service_client(server)) == before
+        compacted = pages(server)
+        assert compacted["pages_free"] < 8
+        assert compacted["pages_live"] * 4096 < 4 << 20  # what 300 entities take, not 24 MB
+    finally:
+        server.stop()
 
 
 def test_compact_of_a_directory_without_a_store_exits_1(tmp_path):
