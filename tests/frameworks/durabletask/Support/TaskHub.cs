@@ -35,9 +35,32 @@ public sealed class TaskHub : IAsyncLifetime
 
     public AzureStorageOrchestrationService Service { get; private set; } = null!;
 
+    // Whatever started is stopped again if a later step fails, so no Azurite or Malachite outlives
+    // a failed start (DisposeAsync may then run twice: the second time it finds nothing to stop).
     public async Task InitializeAsync()
     {
-        var starting = new[] { AzuriteService.StartAsync("blob"), AzuriteService.StartAsync("queue") };
+        try
+        {
+            await StartAsync();
+        }
+        catch
+        {
+            try
+            {
+                await DisposeAsync();
+            }
+            catch (InvalidOperationException)
+            {
+                // The start's own failure is the one to report.
+            }
+            throw;
+        }
+    }
+
+    private async Task StartAsync()
+    {
+        _blob = await AzuriteService.StartAsync("blob");
+        _queue = await AzuriteService.StartAsync("queue");
         _malachite = await MalachiteServer.StartAsync(new MalachiteOptions
         {
             StartTimeout = TimeSpan.FromSeconds(30),
@@ -46,8 +69,6 @@ public sealed class TaskHub : IAsyncLifetime
                 ? Path.Combine(Repository.Root(), "build", "Release", "malachite")
                 : null,
         });
-        _blob = await starting[0];
-        _queue = await starting[1];
         ConnectionString = "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;" +
                            $"AccountKey={WellKnownKey};BlobEndpoint={_blob.Endpoint};" +
                            $"QueueEndpoint={_queue.Endpoint};TableEndpoint={_malachite.TableUrl};";
@@ -85,18 +106,22 @@ public sealed class TaskHub : IAsyncLifetime
         if (_worker != null) await _worker.StopAsync(isForced: true);
         if (_blob != null) await _blob.DisposeAsync();
         if (_queue != null) await _queue.DisposeAsync();
+        _worker = null;
+        _blob = _queue = null;
         // MALACHITE_DURABLETASK_TRAFFIC=<file>: what the hub asked Malachite, counted by method and status.
         if (Environment.GetEnvironmentVariable("MALACHITE_DURABLETASK_TRAFFIC") is { Length: > 0 } file)
             await File.WriteAllTextAsync(file, Traffic.Summary() + "\n");
         if (_malachite == null) return;
         // A server that died under the task hub (a crash, a sanitizer report) fails the run.
-        bool diedFirst = _malachite.HasExited;
-        await _malachite.StopAsync();
-        if (diedFirst || _malachite.ExitCode is not (0 or 143))
+        var malachite = _malachite;
+        _malachite = null;
+        bool diedFirst = malachite.HasExited;
+        await malachite.StopAsync();
+        if (diedFirst || malachite.ExitCode is not (0 or 143))
         {
             throw new InvalidOperationException(
-                $"malachite (pid {_malachite.ProcessId}) exited with {_malachite.ExitCode}" +
-                $"{(diedFirst ? " before it was stopped" : "")}:\n" + string.Join("\n", _malachite.RecentOutput));
+                $"malachite (pid {malachite.ProcessId}) exited with {malachite.ExitCode}" +
+                $"{(diedFirst ? " before it was stopped" : "")}:\n" + string.Join("\n", malachite.RecentOutput));
         }
     }
 
