@@ -36,7 +36,9 @@ TEST_CASE("platform process: the process id is this process's, the same each tim
 }
 
 // "données-数据" in UTF-8 (outside code page 1252, the ANSI code page of Western Windows).
-const std::string kUtf8Value = "donn\xc3\xa9" "es-\xe6\x95\xb0\xe6\x8d\xae";
+const std::string kUtf8Value =
+    "donn\xc3\xa9"
+    "es-\xe6\x95\xb0\xe6\x8d\xae";
 
 bool IsAscii(const std::string& text) {
   for (const char c : text) {
@@ -64,9 +66,10 @@ TEST_CASE("platform process: the arguments in UTF-8 are the program's, one for e
 #endif
 }
 
-TEST_CASE("platform process: the environment in UTF-8 holds a value outside the ANSI code page "
-          "as it was set",
-          "[platform]") {
+TEST_CASE(
+    "platform process: the environment in UTF-8 holds a value outside the ANSI code page "
+    "as it was set",
+    "[platform]") {
 #ifdef _WIN32
   REQUIRE(::SetEnvironmentVariableW(L"MALACHITE_TEST_UTF8", L"donn\u00e9es-\u6570\u636e"));
   const std::vector<std::string> environment = Utf8Environment(nullptr);

@@ -17,11 +17,14 @@ using testing::TempDir;
 
 // "données-数据": characters of code page 1252 and characters of none of Windows' ANSI code pages
 // but the East Asian ones.
-const std::string kName = "donn\xc3\xa9" "es-\xe6\x95\xb0\xe6\x8d\xae";
+const std::string kName =
+    "donn\xc3\xa9"
+    "es-\xe6\x95\xb0\xe6\x8d\xae";
 
-TEST_CASE("utf8 path: a name in UTF-8 is the same file for the platform calls and "
-          "std::filesystem, and is listed back as it was written",
-          "[platform]") {
+TEST_CASE(
+    "utf8 path: a name in UTF-8 is the same file for the platform calls and "
+    "std::filesystem, and is listed back as it was written",
+    "[platform]") {
   TempDir dir("platform");
   const std::string path = dir.path() + "/" + kName;
   std::error_code ec;
