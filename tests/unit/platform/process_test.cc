@@ -40,13 +40,6 @@ const std::string kUtf8Value =
     "donn\xc3\xa9"
     "es-\xe6\x95\xb0\xe6\x8d\xae";
 
-bool IsAscii(const std::string& text) {
-  for (const char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
-}
-
 TEST_CASE("platform process: the arguments in UTF-8 are the program's, one for each of argv's",
           "[platform]") {
 #ifdef _WIN32
@@ -55,7 +48,10 @@ TEST_CASE("platform process: the arguments in UTF-8 are the program's, one for e
   const std::vector<std::string> arguments = Utf8Arguments(__argc, __argv);
   REQUIRE(arguments.size() == static_cast<std::size_t>(__argc));
   for (int i = 0; i < __argc; ++i) {
-    if (IsAscii(__argv[i])) CHECK(arguments[static_cast<std::size_t>(i)] == __argv[i]);
+    const std::string argument = __argv[i];
+    const bool ascii = std::all_of(argument.begin(), argument.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (ascii) CHECK(arguments[static_cast<std::size_t>(i)] == argument);
   }
 #else
   // argv itself, whatever its bytes.
