@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "common/utf8_path.h"
 #include "platform/files.h"
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
@@ -48,7 +49,7 @@ Result<void> OpenReadOnly(const std::string& file, Env& out) {
     return tl::unexpected<Error>(LmdbError(rc, "create"));
   }
   std::error_code ec;
-  const std::uint64_t size = fs::file_size(file, ec);
+  const std::uint64_t size = fs::file_size(Utf8Path(file), ec);
   mdb_env_set_maxdbs(out.env, 16);
   mdb_env_set_mapsize(out.env, std::max<std::uint64_t>(ec ? 0 : size, 1u << 20));
   const unsigned flags = MDB_NOSUBDIR | MDB_RDONLY | MDB_NOLOCK;
@@ -95,7 +96,7 @@ Result<std::string> Census(MDB_env* env) {
 void RemoveLeftovers(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().filename().string().rfind(kStagingPrefix, 0) == 0) {
+    if (PathUtf8(it->path().filename()).rfind(kStagingPrefix, 0) == 0) {
       std::error_code ignored;
       fs::remove_all(it->path(), ignored);
     }
@@ -106,19 +107,19 @@ void RemoveLeftovers(const fs::path& dir) {
 // the copy's data.mdb, fsynced.
 Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
   std::error_code ec;
-  const std::string staging = platform::MakeUniqueDir((dir / kStagingPrefix).string(), ec);
-  if (staging.empty()) return IoError("cannot create", (dir / kStagingPrefix).string(), ec);
+  const std::string staging = platform::MakeUniqueDir(PathUtf8(dir / kStagingPrefix), ec);
+  if (staging.empty()) return IoError("cannot create", PathUtf8(dir / kStagingPrefix), ec);
   // LMDB: mdb_env_copy2 with MDB_CP_COMPACT walks every database in one read transaction and
   // writes only the pages in use, renumbered in order: the free list is left out. The source was
   // opened with MDB_NOSUBDIR, so the destination is a file name too.
-  const fs::path copy = fs::path(staging) / kDataFile;
-  if (int rc = mdb_env_copy2(source, copy.string().c_str(), MDB_CP_COMPACT); rc != 0) {
+  const fs::path copy = Utf8Path(staging) / kDataFile;
+  if (int rc = mdb_env_copy2(source, PathUtf8(copy).c_str(), MDB_CP_COMPACT); rc != 0) {
     fs::remove_all(staging, ec);
     return tl::unexpected<Error>(LmdbError(rc, "compact into " + staging));
   }
-  if (auto failed = platform::SyncPath(copy.string(), false)) {
+  if (auto failed = platform::SyncPath(PathUtf8(copy), false)) {
     fs::remove_all(staging, ec);
-    return IoError("cannot sync", copy.string(), failed);
+    return IoError("cannot sync", PathUtf8(copy), failed);
   }
   return copy;
 }
@@ -140,7 +141,7 @@ Result<std::string> CensusOf(const std::string& file) {
 }
 
 Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
-  const fs::path dir(data_dir);
+  const fs::path dir = Utf8Path(data_dir);
   const fs::path live = dir / kDataFile;
   std::error_code ec;
   if (!fs::is_regular_file(live, ec)) {
@@ -153,7 +154,7 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
   info.bytes_before = fs::file_size(live, ec);
 
   Env source;
-  if (auto ok = OpenReadOnly(live.string(), source); !ok) {
+  if (auto ok = OpenReadOnly(PathUtf8(live), source); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
   auto census = Census(source.env);
@@ -162,7 +163,7 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
   if (!copy) return tl::unexpected<Error>(copy.error());
   // LMDB: the source is closed before the rename (on Windows a mapped file cannot be replaced).
   source.Close();
-  auto copied = CensusOf(copy->string());
+  auto copied = CensusOf(PathUtf8(*copy));
   if (copied && *copied != *census) {
     copied = Fail(ErrorCode::kInternalError, "the compacted copy of " + data_dir + " holds " +
                                                  *copied + ", the original " + *census);
@@ -176,7 +177,7 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
   if (ec) {
     const auto failed = ec;
     fs::remove_all(copy->parent_path(), ec);
-    return IoError("cannot rename the compacted copy over", live.string(), failed);
+    return IoError("cannot rename the compacted copy over", PathUtf8(live), failed);
   }
   if (auto failed = platform::SyncPath(data_dir, true)) {
     return IoError("cannot sync", data_dir, failed);
