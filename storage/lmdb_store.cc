@@ -20,9 +20,13 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
   auto env = LmdbEnv::Open(env_options);
   if (!env) return tl::unexpected<Error>(env.error());
   // Opened first, so that a store this build refuses (format version) is left untouched; nothing
-  // else has the environment yet, so its pages are read without the gate.
-  auto pages = ReadPageStats((*env)->get());
-  if (options.compact_at_open && pages && CompactionPaysAtOpen(*pages)) {
+  // else has the environment yet, so its pages are read without the gate. Read only when asked:
+  // the free list's walk grows with the churn the store has seen.
+  const auto compaction_pays = [&] {
+    auto pages = ReadPageStats((*env)->get());
+    return pages && CompactionPaysAtOpen(*pages);
+  };
+  if (options.compact_at_open && compaction_pays()) {
     env->reset();  // releases the directory's lock, which the compaction takes
     auto compacted = CompactDataDir(options.data_dir);
     if (compacted && options.on_compacted) {
