@@ -16,15 +16,16 @@
 // Malachite: build/Release/malachite (or MALACHITE_BINARY), fresh data directory on disk,
 // --throttling off. Azurite: node_modules/.bin/azurite-table --inMemoryPersistence.
 using System.Diagnostics;
+using Malachite.DurableTask.Support;
 using Malachite.FrameworksBench;
 
 var options = BenchOptions.Parse(args);
 Console.WriteLine($"frameworks bench: {options}");
 
-await using var blob = await AzuriteProcess.StartAsync("blob");
-await using var queue = await AzuriteProcess.StartAsync("queue");
+await using var blob = await AzuriteService.StartAsync("blob");
+await using var queue = await AzuriteService.StartAsync("queue");
 await using var malachite = await Endpoints.StartMalachiteAsync();
-await using var azuriteTable = await AzuriteProcess.StartAsync("table");
+await using var azuriteTable = await AzuriteService.StartAsync("table");
 
 var sides = new (string Name, string Tables)[]
 {

@@ -1,9 +1,8 @@
 // Starting the servers (Malachite through its published launcher, npm azurite's services as
 // processes), the options, and a count of the Table requests each side answered.
-using System.Diagnostics;
-using System.Text.RegularExpressions;
 using Azure.Core;
 using Azure.Core.Pipeline;
+using Malachite.DurableTask.Support;
 
 namespace Malachite.FrameworksBench;
 
@@ -56,103 +55,9 @@ public static class Endpoints
             ExtraArguments = ["--log-level", "warn", "--throttling", "off"],
         };
         if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable("MALACHITE_BINARY")))
-            options.BinaryPath = Path.Combine(RepoRoot(), "build", "Release", "malachite");
+            options.BinaryPath = Path.Combine(Repository.Root(), "build", "Release", "malachite");
         return MalachiteServer.StartAsync(options);
     }
-
-    // The nearest ancestor of the assembly holding scripts/test.
-    public static string RepoRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "scripts", "test"))) return dir.FullName;
-        }
-        throw new DirectoryNotFoundException($"no scripts/test above {AppContext.BaseDirectory}");
-    }
-}
-
-// npm azurite's `azurite-<service>` (table, blob or queue) on a free loopback port, in memory, as
-// tests/frameworks/durabletask/Support/Azurite.cs starts it.
-public sealed partial class AzuriteProcess : IAsyncDisposable
-{
-    private readonly Process _process;
-    private readonly List<string> _output = [];
-
-    private AzuriteProcess(Process process) => _process = process;
-
-    public int Port { get; private set; }
-
-    public string Endpoint => $"http://127.0.0.1:{Port}/devstoreaccount1";
-
-    public static async Task<AzuriteProcess> StartAsync(string service)
-    {
-        string bin = Path.Combine(Endpoints.RepoRoot(), "node_modules", ".bin", $"azurite-{service}");
-        if (!File.Exists(bin)) throw new FileNotFoundException($"{bin} is missing (scripts/install-deps runs npm ci)");
-        var info = new ProcessStartInfo(bin)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = Directory.CreateTempSubdirectory("malachite-frameworks-bench-azurite-").FullName,
-        };
-        // azurite-table does not report the port it got for 0 ("successfully started on
-        // 127.0.0.1:0"): it gets a free one picked here (a race with another process shows as a
-        // failed start); blob and queue print theirs.
-        string port = service == "table" ? FreePort().ToString() : "0";
-        foreach (var arg in new[] {
-                     $"--{service}Host", "127.0.0.1", $"--{service}Port", port, "--inMemoryPersistence",
-                     "--skipApiVersionCheck", "--disableTelemetry" })
-            info.ArgumentList.Add(arg);
-        var listening = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var process = new Process { StartInfo = info, EnableRaisingEvents = true };
-        var started = new AzuriteProcess(process);
-        DataReceivedEventHandler onLine = (_, e) =>
-        {
-            if (e.Data == null) return;
-            lock (started._output) started._output.Add(e.Data);
-            var match = ListeningLine().Match(e.Data);
-            if (match.Success) listening.TrySetResult(int.Parse(match.Groups[2].Value));
-        };
-        process.OutputDataReceived += onLine;
-        process.ErrorDataReceived += onLine;
-        process.Exited += (_, _) => listening.TrySetException(new InvalidOperationException(
-            $"azurite-{service} exited with {process.ExitCode}:\n{string.Join("\n", started._output)}"));
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        var timeout = Task.Delay(TimeSpan.FromSeconds(60));
-        if (await Task.WhenAny(listening.Task, timeout) == timeout)
-        {
-            process.Kill();
-            throw new TimeoutException($"azurite-{service} was not listening after 60 s");
-        }
-        started.Port = await listening.Task;
-        return started;
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        if (!_process.HasExited) _process.Kill();
-        await _process.WaitForExitAsync();
-        try
-        {
-            Directory.Delete(_process.StartInfo.WorkingDirectory, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
-        _process.Dispose();
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        listener.Start();
-        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    [GeneratedRegex(@"service successfully (listens on http://|started on )127\.0\.0\.1:([1-9]\d*)")]
-    private static partial Regex ListeningLine();
 }
 
 // Counts the Table requests of one side (each try, retries included) and those answered 5xx.

@@ -1,6 +1,7 @@
-// npm azurite's Blob and Queue services (the repository's pin, node_modules/.bin from package.json,
-// installed by scripts/install-deps) started as real processes on free loopback ports, in memory:
-// Durable Task's blobs (leases, large messages) and queues (control and work-item queues) live there.
+// npm azurite's services (the repository's pin, node_modules/.bin from package.json, installed by
+// scripts/install-deps) started as real processes on free loopback ports, in memory: Durable Task's
+// blobs (leases, large messages) and queues (control and work-item queues) live there. Also
+// bench/frameworks' starter (linked into it), which runs azurite-table as well.
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 
@@ -24,8 +25,8 @@ public sealed partial class AzuriteService : IAsyncDisposable
         get { lock (_output) return string.Join("\n", _output); }
     }
 
-    // Starts `azurite-blob` or `azurite-queue` (service: "blob" or "queue") and returns once it has
-    // printed "Azurite <Service> service successfully listens on http://127.0.0.1:<port>". Throws,
+    // Starts `azurite-blob`, `azurite-queue` or `azurite-table` (service: "blob", "queue" or "table")
+    // and returns once it has printed the port it listens on. Throws,
     // with what it printed, if it exits first or is not listening within 60 s.
     public static async Task<AzuriteService> StartAsync(string service)
     {
@@ -44,8 +45,12 @@ public sealed partial class AzuriteService : IAsyncDisposable
             // default location: a fresh one keeps the checkout clean whatever it does.
             WorkingDirectory = Directory.CreateTempSubdirectory("malachite-durabletask-azurite-").FullName,
         };
+        // azurite-table does not report the port it got for 0 ("successfully started on
+        // 127.0.0.1:0"): it gets a free one picked here (a race with another process shows as a
+        // failed start); blob and queue print theirs.
+        string port = service == "table" ? FreePort().ToString() : "0";
         foreach (var arg in new[] {
-                     $"--{service}Host", "127.0.0.1", $"--{service}Port", "0", "--inMemoryPersistence",
+                     $"--{service}Host", "127.0.0.1", $"--{service}Port", port, "--inMemoryPersistence",
                      "--skipApiVersionCheck", "--disableTelemetry", "--silent" })
             info.ArgumentList.Add(arg);
 
@@ -57,7 +62,7 @@ public sealed partial class AzuriteService : IAsyncDisposable
             if (e.Data == null) return;
             lock (started._output) started._output.Add(e.Data);
             var match = ListeningLine().Match(e.Data);
-            if (match.Success) listening.TrySetResult(int.Parse(match.Groups[1].Value));
+            if (match.Success) listening.TrySetResult(int.Parse(match.Groups[2].Value));
         };
         process.OutputDataReceived += onLine;
         process.ErrorDataReceived += onLine;
@@ -92,7 +97,16 @@ public sealed partial class AzuriteService : IAsyncDisposable
         _process.Dispose();
     }
 
-    [GeneratedRegex(@"service successfully listens on http://127\.0\.0\.1:(\d+)")]
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    // Blob and queue print "... service successfully listens on http://127.0.0.1:<port>", table
+    // "Azurite Table service successfully started on 127.0.0.1:<port>".
+    [GeneratedRegex(@"service successfully (listens on http://|started on )127\.0\.0\.1:([1-9]\d*)")]
     private static partial Regex ListeningLine();
 }
 
