@@ -181,12 +181,20 @@ int Serve(ServerConfig& config) {
   options.on_map_growth = [](std::uint64_t from, std::uint64_t to) {
     spdlog::info("storage: the LMDB map grew from {} MiB to {} MiB", from >> 20, to >> 20);
   };
-  options.compact_at_open = true;
-  options.on_compacted = [](std::uint64_t from, std::uint64_t to) {
+  options.compact_at_open = config.compaction;
+  options.compact_while_serving = config.compaction;
+  options.on_compaction = [](const storage::CompactionReport& report) {
+    const char* when = report.at_open ? "at start" : "while serving";
+    if (report.error) {
+      spdlog::warn("storage: compacting data.mdb {} failed, it is kept as it was: {}", when,
+                   report.error->message);
+      return;
+    }
     spdlog::info(
-        "storage: compacted data.mdb at start (free pages left by deleted data): {} MiB "
-        "-> {} MiB",
-        from >> 20, to >> 20);
+        "storage: compacted data.mdb {} (free pages left by deleted data): {:.1f} MiB -> "
+        "{:.1f} MiB{}",
+        when, report.bytes_before / 1048576.0, report.bytes_after / 1048576.0,
+        report.at_open ? "" : fmt::format(", writes waited {} ms", report.took.count()));
   };
   options.space_reserve_bytes = config.space_reserve_mb << 20;
   options.durability = config.durability;

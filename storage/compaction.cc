@@ -11,6 +11,7 @@
 #include "storage/data_dir_lock.h"
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
+#include "storage/read_only_env.h"
 
 namespace malachite::storage {
 namespace {
@@ -25,35 +26,10 @@ tl::unexpected<Error> IoError(const std::string& what, const std::string& path,
   return Fail(ErrorCode::kInternalError, what + " " + path + ": " + ec.message());
 }
 
-// An environment handle that closes itself.
-struct Env {
-  MDB_env* env = nullptr;
-  Env() = default;
-  Env(const Env&) = delete;
-  Env& operator=(const Env&) = delete;
-  ~Env() { Close(); }
-  void Close() {
-    if (env != nullptr) mdb_env_close(env);
-    env = nullptr;
-  }
-};
-
-// Opens the environment in `file` read-only, without a lock file. LMDB: MDB_NOSUBDIR with a lock
-// would make `file`-lock beside it, not the directory's lock.mdb; none is needed, as the caller
-// either holds malachite.lock (no store can write the file meanwhile) or opens a copy nobody else
-// knows of. The map is the file's size: LMDB raises it to the pages in use, which the file holds,
-// and an address space too small for the map a server used is no reason to refuse.
-Result<void> OpenReadOnly(const std::string& file, Env& out) {
-  if (int rc = mdb_env_create(&out.env); rc != 0) {
-    out.env = nullptr;
-    return tl::unexpected<Error>(LmdbError(rc, "create"));
-  }
-  std::error_code ec;
-  const std::uint64_t size = fs::file_size(Utf8Path(file), ec);
-  mdb_env_set_maxdbs(out.env, 16);
-  mdb_env_set_mapsize(out.env, std::max<std::uint64_t>(ec ? 0 : size, 1u << 20));
-  const unsigned flags = MDB_NOSUBDIR | MDB_RDONLY | MDB_NOLOCK;
-  if (int rc = mdb_env_open(out.env, file.c_str(), flags, 0644); rc != 0) {
+// Opens the environment in `file` (ReadOnlyEnv): the caller either holds malachite.lock (no
+// store can write the file meanwhile) or opens a copy nobody else knows of.
+Result<void> OpenReadOnly(const std::string& file, ReadOnlyEnv& out) {
+  if (int rc = out.Open(file); rc != 0) {
     return Fail(ErrorCode::kInvalidInput,
                 file + " is not an LMDB environment: " + std::string(LmdbErrorText(rc)));
   }
@@ -110,10 +86,13 @@ Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
   const std::string staging = platform::MakeUniqueDir(PathUtf8(dir / kStagingPrefix), ec);
   if (staging.empty()) return IoError("cannot create", PathUtf8(dir / kStagingPrefix), ec);
   // LMDB: mdb_env_copy2 with MDB_CP_COMPACT walks every database in one read transaction and
-  // writes only the pages in use, renumbered in order: the free list is left out. The source was
-  // opened with MDB_NOSUBDIR, so the destination is a file name too.
+  // writes only the pages in use, renumbered in order: the free list is left out. The
+  // destination is a file name when the source was opened with MDB_NOSUBDIR, else a directory.
+  unsigned flags = 0;
+  mdb_env_get_flags(source, &flags);
   const fs::path copy = Utf8Path(staging) / kDataFile;
-  if (int rc = mdb_env_copy2(source, PathUtf8(copy).c_str(), MDB_CP_COMPACT); rc != 0) {
+  const fs::path target = (flags & MDB_NOSUBDIR) != 0 ? copy : Utf8Path(staging);
+  if (int rc = mdb_env_copy2(source, PathUtf8(target).c_str(), MDB_CP_COMPACT); rc != 0) {
     fs::remove_all(staging, ec);
     return tl::unexpected<Error>(LmdbError(rc, "compact into " + staging));
   }
@@ -134,10 +113,56 @@ bool CompactionPaysAtOpen(const PageStats& pages) {
          pages.pages_live() * pages.page_size <= kMaxLiveBytes;
 }
 
+bool CompactionPaysWhileServing(const PageStats& pages) {
+  constexpr std::uint64_t kMinFreeBytes = 8u << 20;
+  constexpr std::uint64_t kMaxLiveBytes = 256u << 20;
+  return pages.pages_free * 4 >= pages.pages_total &&
+         pages.pages_free * pages.page_size >= kMinFreeBytes &&
+         pages.pages_live() * pages.page_size <= kMaxLiveBytes;
+}
+
 Result<std::string> CensusOf(const std::string& file) {
-  Env env;
+  ReadOnlyEnv env;
   if (auto ok = OpenReadOnly(file, env); !ok) return tl::unexpected<Error>(ok.error());
-  return Census(env.env);
+  return Census(env.get());
+}
+
+Result<StagedCopy> StageCompactedCopy(MDB_env* source, const std::string& data_dir) {
+  const fs::path dir = Utf8Path(data_dir);
+  RemoveLeftovers(dir);
+  auto census = Census(source);
+  if (!census) return tl::unexpected<Error>(census.error());
+  auto copy = CopyCompacted(source, dir);
+  if (!copy) return tl::unexpected<Error>(copy.error());
+  auto copied = CensusOf(PathUtf8(*copy));
+  if (copied && *copied != *census) {
+    copied = Fail(ErrorCode::kInternalError, "the compacted copy of " + data_dir + " holds " +
+                                                 *copied + ", the original " + *census);
+  }
+  if (!copied) {
+    std::error_code ec;
+    fs::remove_all(copy->parent_path(), ec);
+    return tl::unexpected<Error>(copied.error());
+  }
+  return StagedCopy{PathUtf8(*copy), std::move(*census)};
+}
+
+Result<void> InstallCompactedCopy(const std::string& copy, const std::string& data_dir) {
+  const fs::path staged = Utf8Path(copy);
+  const fs::path live = Utf8Path(data_dir) / kDataFile;
+  std::error_code ec;
+  // POSIX rename(2) and Windows' MoveFileEx (std::filesystem::rename) replace a file at once.
+  fs::rename(staged, live, ec);
+  if (ec) {
+    const auto failed = ec;
+    fs::remove_all(staged.parent_path(), ec);
+    return IoError("cannot rename the compacted copy over", PathUtf8(live), failed);
+  }
+  if (auto failed = platform::SyncPath(data_dir, true)) {
+    return IoError("cannot sync", data_dir, failed);
+  }
+  fs::remove_all(staged.parent_path(), ec);
+  return {};
 }
 
 Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
@@ -149,45 +174,25 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir) {
   }
   auto lock = DataDirLock::Take(data_dir);
   if (!lock) return tl::unexpected<Error>(lock.error());
-  RemoveLeftovers(dir);
   CompactionInfo info;
   info.bytes_before = fs::file_size(live, ec);
 
-  Env source;
+  ReadOnlyEnv source;
   if (auto ok = OpenReadOnly(PathUtf8(live), source); !ok) {
     return tl::unexpected<Error>(ok.error());
   }
-  auto census = Census(source.env);
-  if (!census) return tl::unexpected<Error>(census.error());
-  auto copy = CopyCompacted(source.env, dir);
+  auto copy = StageCompactedCopy(source.get(), data_dir);
   if (!copy) return tl::unexpected<Error>(copy.error());
   // LMDB: the source is closed before the rename (on Windows a mapped file cannot be replaced).
   source.Close();
-  auto copied = CensusOf(PathUtf8(*copy));
-  if (copied && *copied != *census) {
-    copied = Fail(ErrorCode::kInternalError, "the compacted copy of " + data_dir + " holds " +
-                                                 *copied + ", the original " + *census);
+  if (auto installed = InstallCompactedCopy(copy->file, data_dir); !installed) {
+    return tl::unexpected<Error>(installed.error());
   }
-  if (!copied) {
-    fs::remove_all(copy->parent_path(), ec);
-    return tl::unexpected<Error>(copied.error());
-  }
-  // POSIX rename(2) and Windows' MoveFileEx (std::filesystem::rename) replace a file at once.
-  fs::rename(*copy, live, ec);
-  if (ec) {
-    const auto failed = ec;
-    fs::remove_all(copy->parent_path(), ec);
-    return IoError("cannot rename the compacted copy over", PathUtf8(live), failed);
-  }
-  if (auto failed = platform::SyncPath(data_dir, true)) {
-    return IoError("cannot sync", data_dir, failed);
-  }
-  fs::remove_all(copy->parent_path(), ec);
   // LMDB: lock.mdb is only the reader table; nobody has the environment open (we hold the lock),
   // and LMDB rebuilds it on the next open.
   fs::remove(dir / "lock.mdb", ec);
   info.bytes_after = fs::file_size(live, ec);
-  info.census = std::move(*census);
+  info.census = std::move(copy->census);
   return info;
 }
 

@@ -1,7 +1,10 @@
-// Giving the disk back: compacting a stopped data directory (storage/FORMAT.md, "Getting disk
-// space back"). LMDB reuses the pages deleted data leaves behind but never shrinks data.mdb;
-// compaction rewrites it with the live pages only, packed in key order.
+// Giving the disk back: compacting a data directory (storage/FORMAT.md, "Getting disk space
+// back"), stopped (CompactDataDir) or while its store serves (LmdbEnv::CompactInPlace, built from
+// the two steps below). LMDB reuses the pages deleted data leaves behind but never shrinks
+// data.mdb; compaction rewrites it with the live pages only, packed in key order.
 #pragma once
+
+#include <lmdb.h>
 
 #include <cstdint>
 #include <string>
@@ -29,6 +32,24 @@ struct CompactionInfo {
 // I/O, LMDB, a census that differs: then nothing was replaced).
 Result<CompactionInfo> CompactDataDir(const std::string& data_dir);
 
+// The first step, for a caller that holds the directory's lock: removes staging directories a
+// killed compaction left, copies the environment `source` (whose data.mdb is in `data_dir`)
+// compacted into a new staging directory of `data_dir`, checks that the copy holds as many
+// entries in every database as the source (the census) and fsyncs it. REQUIRES: nothing commits to `source` meanwhile (the census and the copy are two
+// read transactions), and the caller may read its map (MapGate). Errors: kInternalError (I/O,
+// LMDB, a census that differs); then no staging directory is left.
+struct StagedCopy {
+  std::string file;    // the copy's data.mdb
+  std::string census;  // what CensusOf says of it (and of the source)
+};
+Result<StagedCopy> StageCompactedCopy(MDB_env* source, const std::string& data_dir);
+
+// The second step: renames the staged `copy` over `data_dir`'s data.mdb and fsyncs the
+// directory, then removes the staging directory. REQUIRES: nothing has data.mdb open (on Windows
+// a mapped file cannot be replaced). Errors: kInternalError; a failed rename leaves data.mdb as it
+// was (and removes the copy).
+Result<void> InstallCompactedCopy(const std::string& copy, const std::string& data_dir);
+
 // Whether a store with these pages is compacted when it opens (StoreOptions::compact_at_open):
 // at least a quarter of data.mdb and 16 MiB are free, and at most 1 GiB is live, so the copy costs
 // the start a second or two at most (storage/FORMAT.md, "Getting disk space back").
@@ -38,5 +59,10 @@ bool CompactionPaysAtOpen(const PageStats& pages);
 // `file` (a data.mdb), opened read-only without a lock file. Errors: kInvalidInput (not an LMDB
 // environment), kInternalError.
 Result<std::string> CensusOf(const std::string& file);
+
+// Whether a serving store compacts itself now (StoreOptions::compact_while_serving): as at open,
+// but with at most 256 MiB live, because the writes wait while the copy is made (about 0.1 s per
+// 100 MiB live here), and at least 8 MiB free.
+bool CompactionPaysWhileServing(const PageStats& pages);
 
 }  // namespace malachite::storage

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/error.h"
+#include "common/function_ref.h"
 #include "storage/lmdb_env.h"
 
 namespace malachite::storage {
@@ -32,16 +34,23 @@ class EnvFlusher {
   void Stop();
   // Syncs performed (tests: a clean close syncs).
   std::uint64_t syncs() const;
+  // Runs `fn` between two syncs (none runs meanwhile), for what replaces the environment with a
+  // file already synced (LmdbEnv::CompactInPlace): what is on disk then needs no sync.
+  void RunBetweenSyncs(FunctionRef<void()> fn);
 
  private:
   void Run();
   // Syncs when the last committed transaction is newer than the last synced one.
   void SyncIfDirty();
+  // The last committed transaction, or nullopt when the map is gone.
+  std::optional<std::uint64_t> LastTxnid() const;
 
   const LmdbEnv& env_;
   const std::chrono::milliseconds interval_;
   std::function<void(const Error&)> on_error_;
-  std::uint64_t synced_txnid_ = 0;  // flusher thread (or Stop after the join) only
+  // Held by a sync and by RunBetweenSyncs; before mu_ when both are held.
+  std::mutex sync_mu_;
+  std::uint64_t synced_txnid_ = 0;  // under sync_mu_
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

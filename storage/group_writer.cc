@@ -91,6 +91,11 @@ std::optional<std::vector<Result<void>>> GroupWriter::TryWriteGroup(std::span<Wr
   return results;
 }
 
+void GroupWriter::RunExclusive(FunctionRef<void()> fn) {
+  std::lock_guard<std::mutex> commit(commit_mu_);
+  fn();
+}
+
 void GroupWriter::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/function_ref.h"
 #include "storage/lmdb_txn.h"
 #include "storage/space_alarm.h"
 #include "storage/store.h"
@@ -56,6 +57,10 @@ class GroupWriter {
   // TryWrite for several requests at once (Store::TryWriteGroup): one commit, each request in
   // its own nested transaction; a result shorter than `fns` leaves the rest untouched.
   std::optional<std::vector<Result<void>>> TryWriteGroup(std::span<WriteFn> fns);
+  // Runs `fn` while no group commits (holding the commit lock; queued requests wait), for what
+  // replaces the environment (LmdbEnv::CompactInPlace). REQUIRES: the caller holds no LMDB
+  // transaction and is not inside a WriteFn.
+  void RunExclusive(FunctionRef<void()> fn);
   // Runs everything already queued, then joins the thread. Idempotent.
   void Stop();
   StoreStats Stats() const {

@@ -13,6 +13,7 @@
 #include "storage/lmdb_error.h"
 #include "storage/lmdb_txn.h"
 #include "storage/map_growth.h"
+#include "storage/read_only_env.h"
 #include "storage/store_meta.h"
 
 namespace malachite::storage {
@@ -82,13 +83,10 @@ tl::unexpected<Error> EnvOpenError(const std::string& dir, int rc) {
 }
 
 // The format check, made before the read-write open changes anything in the directory
-// (storage/FORMAT.md, "Format versions and upgrades"). LMDB: the read-write open is not read-only
-// for the files even when nothing is written: on Windows it sets data.mdb's end to the map size
+// (storage/FORMAT.md, "Format versions and upgrades"): the read-write open creates lock.mdb when
+// missing and, as its first user, resets it, and on Windows sets data.mdb's end to the map size
 // (mdb_env_map: the map is the file there, platform/map_size.h), so a refused store would grow by
-// the map; on every system it creates lock.mdb when missing and, as its first user, resets it.
-// A read-only environment does neither: MDB_RDONLY opens data.mdb read-only and maps only what
-// the file holds, and MDB_NOLOCK leaves lock.mdb alone (without it, a read-only open still
-// creates and writes the reader table). Going without LMDB's locks is safe here because the
+// the map; a ReadOnlyEnv does neither. Going without LMDB's locks is safe here because the
 // caller holds the data-dir lock: no other Malachite has this environment open, so no writer can
 // recycle the pages the check reads. A program that writes the store without that lock (an LMDB
 // tool) at this very moment could at worst make the check misread; InitMeta reads the version
@@ -99,26 +97,12 @@ Result<void> CheckFormatVersionUnopened(const std::string& dir) {
   std::error_code ec;
   // A missing or empty data.mdb is a new store, which the read-write open initialises (a
   // read-only open would try to write its meta pages, and fail).
-  const std::uintmax_t size = std::filesystem::file_size(Utf8Path(dir + "/data.mdb"), ec);
+  const std::string file = dir + "/data.mdb";
+  const std::uintmax_t size = std::filesystem::file_size(Utf8Path(file), ec);
   if (ec || size == 0) return {};
-  MDB_env* env = nullptr;
-  if (int rc = mdb_env_create(&env); rc != 0) {
-    return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
-  }
-  struct Closer {
-    MDB_env* env;
-    ~Closer() { mdb_env_close(env); }
-  } closer{env};
-  mdb_env_set_maxdbs(env, kMaxDbs);
-  // LMDB: without a size set, the map is the one recorded in the file (up to 1 TiB, more than a
-  // small address space allows); a set size below the data is raised to the pages in use.
-  mdb_env_set_mapsize(env, 1);
-  // LMDB: the path is UTF-8 on every system (on Windows, mdb_fname_init converts it with
-  // MultiByteToWideChar(CP_UTF8)).
-  if (int rc = mdb_env_open(env, dir.c_str(), MDB_RDONLY | MDB_NOLOCK, 0644); rc != 0) {
-    return EnvOpenError(dir, rc);
-  }
-  if (auto ok = CheckFormatVersion(env); !ok) return DirError(dir, ok.error().message);
+  ReadOnlyEnv env;
+  if (int rc = env.Open(file); rc != 0) return EnvOpenError(dir, rc);
+  if (auto ok = CheckFormatVersion(env.get()); !ok) return DirError(dir, ok.error().message);
   return {};
 }
 
@@ -160,53 +144,113 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   // LMDB: MDB_NOTLS ties reader slots to transactions, not threads, so a ReadView may be used
   // by whichever thread holds it. Without MDB_WRITEMAP the file grows only as pages are written
   // (on POSIX; on Windows LMDB sets its end to the map size: platform/map_size.h).
-  unsigned flags = MDB_NOTLS | SyncFlags(options.durability);
+  env->flags_ = MDB_NOTLS | SyncFlags(options.durability);
+  env->max_readers_ = options.max_readers;
   const std::uint64_t initial = InitialMapSize(options.initial_map_size, options.map_size);
   std::uint64_t map_size = initial;
+  MDB_env* handle = nullptr;
   int rc = 0;
   for (;;) {
-    if (rc = mdb_env_create(&env->env_); rc != 0) {
-      env->env_ = nullptr;
-      return DirError(dir, std::string("mdb_env_create: ") + LmdbErrorText(rc));
-    }
-    mdb_env_set_maxdbs(env->env_, kMaxDbs);
-    mdb_env_set_maxreaders(env->env_, options.max_readers);
-    mdb_env_set_mapsize(env->env_, map_size);
-    rc = mdb_env_open(env->env_, dir.c_str(), flags, 0644);
+    rc = env->OpenHandle(map_size, &handle);
     // A small address-space limit (ulimit -v, a 39-bit arm64 kernel, qemu-user) refuses the
-    // default 1 TiB: retry smaller. LMDB: a handle whose mdb_env_open failed must be closed (a
-    // second mdb_env_open on it fails with EINVAL), so each try gets a new one.
+    // default 1 TiB: retry smaller.
     if (rc != ENOMEM || map_size / 2 < kMinMapSize) break;
-    mdb_env_close(env->env_);
-    env->env_ = nullptr;
     map_size /= 2;
   }
   if (rc != 0) return EnvOpenError(dir, rc);
+  env->env_.store(handle, std::memory_order_release);
   // A map the address space refused is not grown back past what it allowed: LMDB unmaps before it
   // maps the grown size, and a refusal then would leave no map at all.
   env->max_map_size_ = map_size < initial ? map_size : options.map_size;
   if (auto ok = env->SizeMapForData(); !ok) return DirError(dir, ok.error().message);
   ReserveReaderTable(dir);
-  if (auto ok = OpenDatabases(env->env_, &env->dbs_); !ok) {
+  if (auto ok = OpenDatabases(handle, &env->dbs_); !ok) {
     return DirError(dir, ok.error().message);
   }
   return env;
 }
 
 LmdbEnv::~LmdbEnv() {
-  if (env_ != nullptr) mdb_env_close(env_);
+  if (MDB_env* env = get(); env != nullptr) mdb_env_close(env);
+}
+
+int LmdbEnv::OpenHandle(std::uint64_t map_size, MDB_env** out) const {
+  MDB_env* env = nullptr;
+  if (int rc = mdb_env_create(&env); rc != 0) return rc;
+  mdb_env_set_maxdbs(env, kMaxDbs);
+  mdb_env_set_maxreaders(env, max_readers_);
+  mdb_env_set_mapsize(env, map_size);
+  // LMDB: a handle whose mdb_env_open failed must be closed (a second mdb_env_open on it fails
+  // with EINVAL).
+  if (int rc = mdb_env_open(env, dir_.c_str(), flags_, 0644); rc != 0) {
+    mdb_env_close(env);
+    return rc;
+  }
+  *out = env;
+  return 0;
+}
+
+Result<CompactionInfo> LmdbEnv::CompactInPlace(FunctionRef<void()> before_close) {
+  const std::string data_file = dir_ + "/data.mdb";
+  CompactionInfo info;
+  std::error_code ec;
+  info.bytes_before = std::filesystem::file_size(Utf8Path(data_file), ec);
+  StagedCopy staged;
+  {
+    // A long reader, as a backup: other readers go on while the copy is made.
+    auto long_read = gate_.EnterLong();
+    if (gate_.broken()) return tl::unexpected<Error>(gate_.broken_error());
+    auto copy = StageCompactedCopy(get(), dir_);
+    if (!copy) return tl::unexpected<Error>(copy.error());
+    staged = std::move(*copy);
+  }
+  Result<void> installed;
+  gate_.Remap([&] {
+    before_close();
+    mdb_env_close(env_.exchange(nullptr));
+    // A failed rename leaves data.mdb as it was, which is opened again below.
+    installed = InstallCompactedCopy(staged.file, dir_);
+    MDB_env* handle = nullptr;
+    int rc = OpenHandle(map_size(), &handle);
+    Databases reopened;
+    if (rc == 0) {
+      if (auto ok = OpenDatabases(handle, &reopened); !ok) rc = MDB_INVALID;
+    }
+    // LMDB: a database handle is the slot mdb_dbi_open gave its name in this environment, in the
+    // order of opening; the same names opened in the same order get the same numbers, which the
+    // read views and write contexts hold (StoreCore). Checked, not assumed.
+    if (rc == 0 && (reopened.meta != dbs_.meta || reopened.tables != dbs_.tables ||
+                    reopened.entities != dbs_.entities || reopened.reclaim != dbs_.reclaim ||
+                    reopened.settings != dbs_.settings)) {
+      mdb_env_close(handle);
+      rc = MDB_INVALID;
+    }
+    if (rc != 0) {
+      gate_.Break(Error{ErrorCode::kInternalError,
+                        "storage: " + data_file + " could not be opened again after compaction (" +
+                            LmdbErrorText(rc) + "): restart the server",
+                        "mdb_env_open"});
+      return;
+    }
+    env_.store(handle, std::memory_order_release);
+  });
+  if (gate_.broken()) return tl::unexpected<Error>(gate_.broken_error());
+  if (!installed) return tl::unexpected<Error>(installed.error());
+  info.bytes_after = std::filesystem::file_size(Utf8Path(data_file), ec);
+  info.census = std::move(staged.census);
+  return info;
 }
 
 std::uint64_t LmdbEnv::UsedBytes() const {
   MDB_envinfo info{};
   MDB_stat stat{};
-  if (mdb_env_info(env_, &info) != 0 || mdb_env_stat(env_, &stat) != 0) return 0;
+  if (mdb_env_info(get(), &info) != 0 || mdb_env_stat(get(), &stat) != 0) return 0;
   return (static_cast<std::uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
 }
 
 std::uint64_t LmdbEnv::LmdbMapSize() const {
   MDB_envinfo info{};
-  if (mdb_env_info(env_, &info) != 0) return 0;
+  if (mdb_env_info(get(), &info) != 0) return 0;
   return info.me_mapsize;
 }
 
@@ -228,7 +272,7 @@ Result<void> LmdbEnv::SizeMapForData() {
       FitDisk(current, std::max(current, NextMapSize(UsedBytes(), max_map_size_)));
   if (wanted > current) {
     // LMDB: no transaction is active yet (nothing else has the environment), so it may remap.
-    if (int rc = mdb_env_set_mapsize(env_, wanted); rc != 0) {
+    if (int rc = mdb_env_set_mapsize(get(), wanted); rc != 0) {
       return Fail(
           ErrorCode::kInternalError,
           "cannot size the LMDB map to " + std::to_string(wanted) + " bytes: " + LmdbErrorText(rc));
@@ -248,7 +292,7 @@ Result<bool> LmdbEnv::GrowMap() {
     // refuses (EINVAL) only while a write transaction is, before touching the map. Any other
     // failure comes from mapping the grown file after the old map was unmapped (ENOMEM for the
     // address space; on Windows, the disk refusing the file's new end): the map is gone.
-    rc = mdb_env_set_mapsize(env_, next);
+    rc = mdb_env_set_mapsize(get(), next);
     if (rc == 0) {
       map_size_.store(LmdbMapSize(), std::memory_order_relaxed);
     } else if (rc != EINVAL) {

@@ -12,6 +12,8 @@
 
 #include "common/durability.h"
 #include "common/error.h"
+#include "common/function_ref.h"
+#include "storage/compaction.h"
 #include "storage/data_dir_lock.h"
 #include "storage/map_gate.h"
 
@@ -32,7 +34,8 @@ struct LmdbEnvOptions {
 };
 
 // The named databases, opened once at startup. DBI handles are plain integers valid for the life
-// of the environment and usable from every transaction.
+// of the environment and usable from every transaction; a compaction in place opens them again
+// with the same numbers.
 struct Databases {
   MDB_dbi meta = 0;      // format version, next table id, last timestamp
   MDB_dbi tables = 0;    // catalog: account 0x00 lower(name) -> table record
@@ -54,7 +57,9 @@ class LmdbEnv {
   LmdbEnv(const LmdbEnv&) = delete;
   LmdbEnv& operator=(const LmdbEnv&) = delete;
 
-  MDB_env* get() const { return env_; }
+  // The environment. A compaction in place (CompactInPlace) replaces it: load it inside the gate
+  // (readers) or under the writers' lock (writers), never keep it past them.
+  MDB_env* get() const { return env_.load(std::memory_order_acquire); }
   const Databases& dbs() const { return dbs_; }
   const std::string& dir() const { return dir_; }
 
@@ -77,6 +82,19 @@ class LmdbEnv {
   // lock), and the calling thread is inside no pass of the gate.
   Result<bool> GrowMap();
 
+  // Gives the free pages back while the store serves (storage/FORMAT.md, "Getting disk space
+  // back"): stages a compacted copy (StageCompactedCopy) with the gate open, so reads go on, then
+  // closes the gate, waits until no reader is inside, runs `before_close` (whatever keeps a
+  // transaction of the environment ends it there: ReadTxnPool's kept ones), closes the
+  // environment, renames the copy over data.mdb (InstallCompactedCopy), opens it again with the
+  // same flags, map size and database handles, and opens the gate. Readers wait only for that
+  // swap; writers wait for the whole of it (the caller holds their lock). On a failure before the
+  // swap nothing changed; a failed rename reopens the old file (the error is returned either way).
+  // Errors: those of the two steps; kInternalError when the environment could not be opened
+  // again: the map is gone, the gate broken for good, as for a failed growth (a restart opens
+  // data.mdb, the old or the new one, both whole). REQUIRES: as GrowMap's.
+  Result<CompactionInfo> CompactInPlace(FunctionRef<void()> before_close);
+
  private:
   explicit LmdbEnv(DataDirLock lock) : lock_(std::move(lock)) {}
   // At open, before any transaction: the map as LMDB opened it (the configured size, or the data's
@@ -89,7 +107,13 @@ class LmdbEnv {
   // Where the map takes disk: `next` cut to what the data directory's disk has room for.
   std::uint64_t FitDisk(std::uint64_t current, std::uint64_t next) const;
 
-  MDB_env* env_ = nullptr;
+  // Creates and opens a handle on dir_ with flags_ and max_readers_ and a map of `map_size`;
+  // LMDB's return code (the handle is closed again on failure).
+  int OpenHandle(std::uint64_t map_size, MDB_env** out) const;
+
+  std::atomic<MDB_env*> env_{nullptr};
+  unsigned flags_ = 0;
+  unsigned max_readers_ = 0;
   DataDirLock lock_;  // released after mdb_env_close (members are destroyed after the body)
   Databases dbs_;
   std::string dir_;

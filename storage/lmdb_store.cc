@@ -29,8 +29,16 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
   if (options.compact_at_open && compaction_pays()) {
     env->reset();  // releases the directory's lock, which the compaction takes
     auto compacted = CompactDataDir(options.data_dir);
-    if (compacted && options.on_compacted) {
-      options.on_compacted(compacted->bytes_before, compacted->bytes_after);
+    if (options.on_compaction) {
+      CompactionReport report;
+      report.at_open = true;
+      if (compacted) {
+        report.bytes_before = compacted->bytes_before;
+        report.bytes_after = compacted->bytes_after;
+      } else {
+        report.error = compacted.error();
+      }
+      options.on_compaction(report);
     }
     env = LmdbEnv::Open(env_options);
     if (!env) return tl::unexpected<Error>(env.error());
@@ -59,7 +67,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options, const Cl
 
 LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve> reserve,
                      const Clock& clock, std::int64_t last_ticks, const StoreOptions& options)
-    : core_(std::move(env)) {
+    : core_(std::move(env)), on_compaction_(options.on_compaction) {
   if (reserve) space_alarm_ = std::make_unique<SpaceAlarm>(*core_.env, std::move(reserve));
   // With kFull a commit waits for its fsync: that wait belongs on the writer thread, never on
   // a caller's (an I/O thread serving other connections), so TryWrite declines.
@@ -72,11 +80,18 @@ LmdbStore::LmdbStore(std::unique_ptr<LmdbEnv> env, std::unique_ptr<SpaceReserve>
     flusher_ = std::make_unique<EnvFlusher>(*core_.env, options.sync_interval,
                                             options.on_background_error);
   }
+  if (options.compact_while_serving) {
+    compaction_timer_ = std::make_unique<CompactionTimer>(
+        options.compaction_check_interval, options.compaction_min_interval,
+        [this] { return CompactionPays(); }, [this] { CompactAndReport(); });
+  }
 }
 
 LmdbStore::~LmdbStore() {
-  // The reclaimer may be waiting on the writer: stop it first, then drain the writer, then sync
-  // what the last commits left in the page cache (a clean shutdown loses nothing to a host crash).
+  // A compaction under way finishes first (it holds the writer). The reclaimer may be waiting on
+  // the writer: stop it next, then drain the writer, then sync what the last commits left in the
+  // page cache (a clean shutdown loses nothing to a host crash).
+  if (compaction_timer_) compaction_timer_->Stop();
   reclaimer_->Stop();
   writer_->Stop();
   if (flusher_) flusher_->Stop();
@@ -91,6 +106,7 @@ StoreStats LmdbStore::Stats() const {
   stats.page_size_bytes = pages.page_size;
   stats.pages_live = pages.pages_live();
   stats.pages_free = pages.pages_free;
+  stats.compactions = compactions_.load(std::memory_order_relaxed);
   return stats;
 }
 
@@ -125,6 +141,53 @@ Result<std::uint64_t> LmdbStore::Backup(const std::string& dest_dir) {
   auto info = CopyEnvironment(core_.env->get(), dest_dir);
   if (!info) return tl::unexpected<Error>(info.error());
   return info->bytes;
+}
+
+Result<CompactionReport> LmdbStore::Compact() {
+  std::lock_guard<std::mutex> one(compact_mu_);
+  const auto start = std::chrono::steady_clock::now();
+  Result<CompactionInfo> info = Fail(ErrorCode::kInternalError, "storage: not compacted");
+  writer_->RunExclusive([&] {
+    // The flusher must not sync an environment being closed; the copy that replaces it is
+    // synced (InstallCompactedCopy), so every commit made before is as durable as a sync makes it.
+    const auto swap = [&] {
+      info = core_.env->CompactInPlace([this] { read_txns_.AbortKept(); });
+    };
+    if (flusher_) {
+      flusher_->RunBetweenSyncs(swap);
+    } else {
+      swap();
+    }
+    // The scrapes' figures describe the old file, and the new one numbers its commits anew.
+    (void)page_stats_.ReadNow();
+  });
+  if (!info) return tl::unexpected<Error>(info.error());
+  compactions_.fetch_add(1, std::memory_order_relaxed);
+  CompactionReport report;
+  report.bytes_before = info->bytes_before;
+  report.bytes_after = info->bytes_after;
+  report.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  return report;
+}
+
+bool LmdbStore::CompactionPays() {
+  // A full disk has no room for the copy; the space alarm's own way out is the deletes.
+  if (SpaceAlarmRaised()) return false;
+  auto pages = page_stats_.ReadNow();
+  return pages && CompactionPaysWhileServing(*pages);
+}
+
+void LmdbStore::CompactAndReport() {
+  auto compacted = Compact();
+  if (!on_compaction_) return;
+  if (compacted) {
+    on_compaction_(*compacted);
+    return;
+  }
+  CompactionReport report;
+  report.error = compacted.error();
+  on_compaction_(report);
 }
 
 }  // namespace malachite::storage

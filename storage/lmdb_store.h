@@ -1,8 +1,11 @@
 // The Store implementation: environment, group writer and reclaimer (storage/FORMAT.md).
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 
+#include "storage/compaction_timer.h"
 #include "storage/env_flusher.h"
 #include "storage/group_writer.h"
 #include "storage/page_stats.h"
@@ -35,15 +38,25 @@ class LmdbStore final : public Store {
     return {core_.generation.store_id(), core_.generation.Before()};
   }
   Result<std::uint64_t> Backup(const std::string& dest_dir) override;
+  Result<CompactionReport> Compact() override;
 
  private:
+  // The timer's check: CompactionPaysWhileServing on pages read now (not the scrapes' cache).
+  bool CompactionPays();
+  // The timer's compaction: Compact, reported to on_compaction_.
+  void CompactAndReport();
+
   StoreCore core_;
-  ReadTxnPool read_txns_{core_.env->get(), core_.env->gate()};  // before core_ closes the env
+  ReadTxnPool read_txns_{*core_.env};  // before core_ closes the env
   std::unique_ptr<SpaceAlarm> space_alarm_;  // null without a reserve; outlives writer_
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;
   std::unique_ptr<EnvFlusher> flusher_;  // null for Durability::kNone
-  mutable PageStatsCache page_stats_{core_.env->get(), core_.env->gate()};
+  mutable PageStatsCache page_stats_{*core_.env};
+  std::function<void(const CompactionReport&)> on_compaction_;
+  std::mutex compact_mu_;  // one compaction at a time
+  std::atomic<std::uint64_t> compactions_{0};
+  std::unique_ptr<CompactionTimer> compaction_timer_;  // null unless compact_while_serving
 };
 
 }  // namespace malachite::storage

@@ -10,9 +10,10 @@
 #include <mutex>
 
 #include "common/error.h"
-#include "storage/map_gate.h"
 
 namespace malachite::storage {
+
+class LmdbEnv;
 
 struct PageStats {
   std::uint64_t page_size = 0;     // bytes per page
@@ -41,15 +42,17 @@ Result<std::uint64_t> FreeListBytes(MDB_env* env);
 // figures. Thread-safe (one mutex, held while reading).
 class PageStatsCache {
  public:
-  PageStatsCache(MDB_env* env, MapGate& gate,
-                 std::chrono::steady_clock::duration min_interval = std::chrono::seconds(1))
-      : env_(env), gate_(gate), min_interval_(min_interval) {}
+  explicit PageStatsCache(const LmdbEnv& env, std::chrono::steady_clock::duration min_interval =
+                                                  std::chrono::seconds(1))
+      : env_(env), min_interval_(min_interval) {}
   // The figures as last read; all zero when none could be read (the map is gone).
   PageStats Get();
+  // The figures read now (not cached), and kept for Get: after a compaction, whose new file
+  // starts its commits' numbering again. Errors: ReadPageStats's, or the map is gone.
+  Result<PageStats> ReadNow();
 
  private:
-  MDB_env* const env_;
-  MapGate& gate_;
+  const LmdbEnv& env_;
   const std::chrono::steady_clock::duration min_interval_;
   std::mutex mu_;
   PageStats last_;

@@ -4,9 +4,11 @@
 
 namespace malachite::storage {
 
-ReadTxnPool::~ReadTxnPool() {
+ReadTxnPool::~ReadTxnPool() { AbortKept(); }
+
+void ReadTxnPool::AbortKept() noexcept {
   for (std::atomic<MDB_txn*>& place : kept_) {
-    if (MDB_txn* txn = place.exchange(nullptr)) mdb_txn_abort(txn);
+    if (MDB_txn* txn = place.exchange(nullptr, std::memory_order_acquire)) mdb_txn_abort(txn);
   }
 }
 
@@ -25,7 +27,7 @@ Result<MDB_txn*> ReadTxnPool::Acquire() {
     break;
   }
   MDB_txn* txn = nullptr;
-  const int rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
+  const int rc = mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn);
   if (rc != 0) {
     gate_.Leave(home);
     return tl::unexpected<Error>(LmdbError(rc, "begin read transaction"));
@@ -36,17 +38,18 @@ Result<MDB_txn*> ReadTxnPool::Acquire() {
 void ReadTxnPool::Release(MDB_txn* txn) noexcept {
   // LMDB: reset releases the snapshot (mr_txnid = -1) but, under MDB_NOTLS, keeps the reader slot;
   // a reset transaction holds no pointer into the map, so it may stay while the map is grown.
+  // It is kept (or aborted) before the gate is left, so that once the gate is closed and empty
+  // every transaction of the environment is in a place, where AbortKept finds it.
   mdb_txn_reset(txn);
   const std::size_t home = MapGate::HomeStripe();
-  gate_.Leave(home);
-  for (std::size_t i = 0; i < 2; ++i) {
+  bool kept = false;
+  for (std::size_t i = 0; i < 2 && !kept; ++i) {
     MDB_txn* empty = nullptr;
-    if (kept_[(home + i) % kPlaces].compare_exchange_strong(empty, txn,
-                                                            std::memory_order_release)) {
-      return;
-    }
+    kept = kept_[(home + i) % kPlaces].compare_exchange_strong(empty, txn,
+                                                               std::memory_order_release);
   }
-  mdb_txn_abort(txn);
+  if (!kept) mdb_txn_abort(txn);
+  gate_.Leave(home);
 }
 
 }  // namespace malachite::storage

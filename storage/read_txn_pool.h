@@ -12,14 +12,15 @@
 #include <cstddef>
 
 #include "common/error.h"
+#include "storage/lmdb_env.h"
 #include "storage/map_gate.h"
 
 namespace malachite::storage {
 
 class ReadTxnPool {
  public:
-  // `gate`: the map's gate (LmdbEnv::gate()), which every acquired transaction is inside.
-  ReadTxnPool(MDB_env* env, MapGate& gate) : env_(env), gate_(gate) {}
+  // Every acquired transaction is inside the environment's gate (LmdbEnv::gate()).
+  explicit ReadTxnPool(const LmdbEnv& env) : env_(env), gate_(env.gate()) {}
   // Aborts the kept transactions. REQUIRES: every Acquire'd transaction was Released.
   ~ReadTxnPool();
   ReadTxnPool(const ReadTxnPool&) = delete;
@@ -32,12 +33,16 @@ class ReadTxnPool {
   // Ends the snapshot of `txn` (from Acquire) and keeps the transaction for a later Acquire, or
   // aborts it when every place is taken. Any thread may release what another acquired.
   void Release(MDB_txn* txn) noexcept;
+  // Aborts the kept transactions, before their environment closes (LmdbEnv::CompactInPlace's
+  // `before_close`). REQUIRES: the gate is closed with nobody inside: then every transaction not
+  // ended is kept (Release keeps it before it leaves the gate).
+  void AbortKept() noexcept;
 
  private:
   // Enough for the I/O threads and the occasional concurrent reader; a miss only costs a begin.
   // One per stripe of the gate: a thread's home place is its home stripe.
   static constexpr std::size_t kPlaces = MapGate::kStripes;
-  MDB_env* const env_;
+  const LmdbEnv& env_;
   MapGate& gate_;
   std::array<std::atomic<MDB_txn*>, kPlaces> kept_{};
 };

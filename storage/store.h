@@ -27,6 +27,17 @@
 
 namespace malachite::storage {
 
+// What one compaction of data.mdb did (StoreOptions::on_compaction).
+struct CompactionReport {
+  bool at_open = false;            // at open; else while the store served
+  std::uint64_t bytes_before = 0;  // data.mdb's size before
+  std::uint64_t bytes_after = 0;   // and after (equal when it failed)
+  // While serving: how long the writes waited (the copy and the swap); the reads waited only
+  // for the swap.
+  std::chrono::milliseconds took{0};
+  std::optional<Error> error;  // why it failed: data.mdb is as it was
+};
+
 struct StoreOptions {
   std::string data_dir;  // created if missing
   // The most the LMDB map may grow to: the most data the store holds (storage/FORMAT.md, "The map
@@ -55,8 +66,16 @@ struct StoreOptions {
   // (no room on the disk for the copy) is skipped: the store opens as it was. The server sets it;
   // the data tools (export of a stopped directory, say) leave the file alone.
   bool compact_at_open = false;
-  // Called after such a compaction with data.mdb's size before and after; may be empty.
-  std::function<void(std::uint64_t, std::uint64_t)> on_compacted;
+  // Compact data.mdb while the store serves, when it pays (CompactionPaysWhileServing, checked
+  // every `compaction_check_interval` and after each compaction no sooner than
+  // `compaction_min_interval`): a churned store gets its speed and its disk back without a
+  // restart (storage/FORMAT.md, "Getting disk space back"). Writes wait while the copy is made.
+  bool compact_while_serving = false;
+  std::chrono::milliseconds compaction_check_interval{10'000};
+  std::chrono::milliseconds compaction_min_interval{60'000};
+  // Called after each compaction (at open, on the opening thread; while serving, on the
+  // compaction's thread) and after each that failed; may be empty.
+  std::function<void(const CompactionReport&)> on_compaction;
   // Called (on a background thread) when the background flush fails, e.g. EIO; may be empty.
   std::function<void(const Error&)> on_background_error;
 };
@@ -203,6 +222,7 @@ struct StoreStats {
   std::uint64_t page_size_bytes = 0;
   std::uint64_t pages_live = 0;
   std::uint64_t pages_free = 0;
+  std::uint64_t compactions = 0;  // compactions while serving that replaced data.mdb
 };
 
 class Store {
@@ -250,6 +270,12 @@ class Store {
   // duration (run it off I/O threads); writers and readers go on meanwhile. Thread-safe. Returns
   // the size of the copy. Errors: those of CopyEnvironment.
   virtual Result<std::uint64_t> Backup(const std::string& dest_dir) = 0;
+  // Compacts data.mdb now, while serving (StoreOptions::compact_while_serving does it when it
+  // pays): writes wait meanwhile, reads only while the environment is swapped. Blocks (run it off
+  // I/O threads). REQUIRES: the calling thread holds no ReadView. Errors: those of
+  // LmdbEnv::CompactInPlace; data.mdb is then as it was, unless the store broke (every later
+  // read and write fails with that error).
+  virtual Result<CompactionReport> Compact() = 0;
 };
 
 }  // namespace malachite::storage

@@ -10,54 +10,13 @@
 #include "platform/map_size.h"
 #include "storage/data_dir_lock.h"
 #include "tests/support/store_fixture.h"
+#include "tests/unit/storage/store_content.h"
 
 namespace malachite::storage {
 namespace {
 
 using testing::StoreFixture;
 namespace fs = std::filesystem;
-
-// `count` entities of about 300 bytes each, 1,000 per write.
-void Fill(Store& store, const TableInfo& table, int count, int seed) {
-  for (int base = 0; base < count; base += 1000) {
-    REQUIRE(store.Write([&](WriteContext& ctx) -> Result<void> {
-      for (int i = base; i < base + 1000 && i < count; ++i) {
-        Entity e{
-            "p" + std::to_string(i / 100),
-            std::to_string(i),
-            ctx.NextTimestamp(),
-            {{"V", EdmValue::Int32(seed + i)}, {"Note", EdmValue::String(std::string(256, 'x'))}}};
-        if (auto ok = ctx.PutEntity(table, e); !ok) return ok;
-      }
-      return {};
-    }));
-  }
-}
-
-// Every table of `accounts` with its id, and every entity's keys and stored record (Timestamp
-// included), in key order: what a store serves.
-std::string Content(Store& store) {
-  auto view = store.Read();
-  REQUIRE(view);
-  std::string out;
-  for (const char* account : {"acct", "other"}) {
-    std::vector<TableInfo> tables;
-    REQUIRE((*view)->ScanTables(account, "", [&](const TableInfo& t) {
-      tables.push_back(t);
-      return true;
-    }));
-    for (const TableInfo& t : tables) {
-      out += std::string(account) + "/" + t.name + "#" + std::to_string(t.id) + "\n";
-      REQUIRE((*view)->ScanEntities(t, KeyRange{}, [&](const EntityView& e) {
-        out += std::string(e.partition_key()) + "/" + std::string(e.row_key()) + "=";
-        out += e.EncodedRecord();
-        out += "\n";
-        return true;
-      }));
-    }
-  }
-  return out;
-}
 
 std::string FileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -223,7 +182,11 @@ TEST_CASE("compaction: a store left free by churn is compacted when it opens, un
 
   options.compact_at_open = true;
   std::uint64_t from = 0, to = 0;
-  options.on_compacted = [&](std::uint64_t a, std::uint64_t b) { from = a, to = b; };
+  options.on_compaction = [&](const CompactionReport& report) {
+    CHECK(report.at_open);
+    CHECK(!report.error);
+    from = report.bytes_before, to = report.bytes_after;
+  };
   {
     auto store = Store::Open(options, SystemClock::Instance());
     REQUIRE(store);

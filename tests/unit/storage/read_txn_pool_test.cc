@@ -41,7 +41,7 @@ struct PoolFixture {
 TEST_CASE("read_txn_pool: a released transaction comes back renewed, on the newest snapshot",
           "[storage]") {
   PoolFixture f;
-  ReadTxnPool pool(f.env->get(), f.env->gate());
+  ReadTxnPool pool(*f.env);
   auto first = pool.Acquire();
   REQUIRE(first);
   CHECK(f.Get(*first, "k") == "1");
@@ -60,7 +60,7 @@ TEST_CASE(
     "the pool ends cleanly",
     "[storage]") {
   PoolFixture f;
-  auto pool = std::make_unique<ReadTxnPool>(f.env->get(), f.env->gate());
+  auto pool = std::make_unique<ReadTxnPool>(*f.env);
   std::vector<MDB_txn*> held;
   for (int i = 0; i < 40; ++i) {
     auto txn = pool->Acquire();
