@@ -201,6 +201,15 @@ const Option kOptions[] = {
      [](C& c, V f, V v) {
        return SetNumber<std::uint64_t>(c.map_size_mb, f, v, 1, std::uint64_t{1} << 30);
      }},
+    {"compaction", "auto|off", "auto",
+     "auto: compact data.mdb when the pages deleted data left free pay for\n"
+     "it, at start and while serving (at most once a minute; writes wait\n"
+     "for the copy); off: only `malachite compact` does",
+     [](C& c, V f, V v) -> Result<void> {
+       if (v != "auto" && v != "off") return tl::unexpected(BadValue(f, v, "auto or off"));
+       c.compaction = v == "auto";
+       return {};
+     }},
     {"space-reserve-mb", "<n>", "2",
      "MiB of disk kept in reserve (space.reserve) and given back when the\n"
      "disk is full, so deletes still commit; 0: no reserve",

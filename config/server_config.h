@@ -61,6 +61,10 @@ struct ServerConfig {
   // where the store maps it all at once; on Windows the map starts at 64 MiB and grows with the
   // data (storage/FORMAT.md, "The map grows as needed"). Default 1 TiB.
   std::uint64_t map_size_mb = 1024 * 1024;
+  // --compaction: auto (true) compacts data.mdb when it pays, at start and while serving
+  // (storage/FORMAT.md, "Getting disk space back"); off leaves it to `malachite compact`.
+  // Default auto.
+  bool compaction = true;
   // --space-reserve-mb: the space reserve a full data disk gives back so deletes still commit
   // (storage/FORMAT.md, "Full disks"). 0: no reserve and no space alarm. Default 2.
   std::uint64_t space_reserve_mb = 2;

@@ -57,12 +57,16 @@ void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out) {
       "# TYPE malachite_store_pages_live gauge\n"
       "malachite_store_pages_live {}\n"
       "# HELP malachite_store_pages_free Pages of data.mdb left free by deleted or rewritten data: "
-      "reused by later writes, given back to the disk by malachite compact; read at most once a "
+      "reused by later writes, given back to the disk by compaction; read at most once a "
       "second.\n"
       "# TYPE malachite_store_pages_free gauge\n"
-      "malachite_store_pages_free {}\n",
+      "malachite_store_pages_free {}\n"
+      "# HELP malachite_store_compactions_total Times data.mdb was compacted while serving.\n"
+      "# TYPE malachite_store_compactions_total counter\n"
+      "malachite_store_compactions_total {}\n",
       stats.writes, stats.commits, stats.inline_commits, stats.syncs, stats.map_size_bytes,
-      stats.map_growths, stats.page_size_bytes, stats.pages_live, stats.pages_free);
+      stats.map_growths, stats.page_size_bytes, stats.pages_live, stats.pages_free,
+      stats.compactions);
 }
 
 namespace {

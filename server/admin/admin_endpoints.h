@@ -36,9 +36,9 @@ struct AdminContext {
 };
 
 // The store's writer counters in Prometheus' text format, as /-/metrics ends with them:
-// malachite_store_writes_total, _commits_total, _inline_commits_total, _syncs_total and
-// _map_growths_total (counters), and malachite_store_map_size_bytes, _page_size_bytes,
-// _pages_live and _pages_free (gauges), each with its HELP and TYPE lines.
+// malachite_store_writes_total, _commits_total, _inline_commits_total, _syncs_total,
+// _map_growths_total and _compactions_total (counters), and malachite_store_map_size_bytes,
+// _page_size_bytes, _pages_live and _pages_free (gauges), each with its HELP and TYPE lines.
 void AppendStoreMetrics(const storage::StoreStats& stats, std::string& out);
 
 // The admin access rule, applied by HandleAdminRequest before any /-/ path is dispatched:

@@ -217,6 +217,12 @@ TEST_CASE("config: every option has a MALACHITE_ variable, switches take 1/0/tru
   CHECK(Parse({}, {"MALACHITE_SPACE_RESERVE_MB=8"})->space_reserve_mb == 8);
   CHECK(Parse({"--space-reserve-mb", "4097"}).error().message ==
         "invalid value '4097' for --space-reserve-mb (expected an integer in 0..4096)");
+  CHECK(config->compaction);  // auto by default
+  CHECK_FALSE(Parse({"--compaction", "off"})->compaction);
+  CHECK_FALSE(Parse({}, {"MALACHITE_COMPACTION=off"})->compaction);
+  CHECK(Parse({"--compaction=auto"}, {"MALACHITE_COMPACTION=off"})->compaction);
+  CHECK(Parse({"--compaction", "never"}).error().message ==
+        "invalid value 'never' for --compaction (expected auto or off)");
   auto off = Parse({"--explain=0", "--in-memory=false"});
   REQUIRE(off);
   CHECK_FALSE(off->explain);
