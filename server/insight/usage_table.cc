@@ -11,7 +11,8 @@ struct LastEntry {
   std::uint64_t owner = 0;
   std::string account, table;  // as the request named them
   TableUsage* usage = nullptr;
-  std::mutex* mutex = nullptr;
+  std::size_t shard = 0;       // the index of the shard holding `usage`
+  std::uint64_t erasures = 0;  // the shard's count when `usage` was found
 };
 
 }  // namespace
@@ -23,12 +24,19 @@ TableUsage& UsageTable::Locate(std::string_view account, std::string_view table,
                                std::unique_lock<std::mutex>& lock) {
   thread_local LastEntry last;
   if (last.owner == id_ && last.account == account && last.table == table) {
-    lock = std::unique_lock<std::mutex>(*last.mutex);
-    return *last.usage;
+    Shard& shard = shards_[last.shard];
+    lock = std::unique_lock<std::mutex>(shard.mutex);
+    // Compared under the shard's lock, which ForgetAccount holds while it erases and moves the
+    // count: an unmoved count means the entry has not been erased since this thread found it (a
+    // pointer to an erased entry is never followed, even if a new entry took its address).
+    if (shard.erasures == last.erasures) return *last.usage;
+    lock.unlock();
+    last.owner = 0;
   }
   {
     const std::string& key = Key(account, table);
-    Shard& shard = shards_[TransparentStringHash{}(key) % kShards];
+    const std::size_t index = TransparentStringHash{}(key) % kShards;
+    Shard& shard = shards_[index];
     lock = std::unique_lock<std::mutex>(shard.mutex);
     if (TableUsage* usage = Find(shard, key, account, table)) {
       // assign() keeps the strings' capacity: no allocation once warm.
@@ -36,7 +44,8 @@ TableUsage& UsageTable::Locate(std::string_view account, std::string_view table,
       last.account.assign(account);
       last.table.assign(table);
       last.usage = usage;
-      last.mutex = &shard.mutex;
+      last.shard = index;
+      last.erasures = shard.erasures;
       return *usage;
     }
     lock.unlock();
@@ -100,6 +109,17 @@ void UsageTable::ResetObservations() {
   for (Shard& shard : shards_) {
     std::lock_guard<std::mutex> lock(shard.mutex);
     for (auto& [key, usage] : shard.map) server::ResetObservations(usage);
+  }
+}
+
+void UsageTable::ForgetAccount(std::string_view account) {
+  for (Shard& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    const std::size_t erased = std::erase_if(
+        shard.map, [account](const auto& entry) { return entry.second.account == account; });
+    if (erased == 0) continue;
+    ++shard.erasures;
+    size_.fetch_sub(erased, std::memory_order_relaxed);
   }
 }
 

@@ -2,7 +2,7 @@
 // shards, each a mutex and a hash map) so that requests on different tables rarely meet; a
 // lookup of a known table allocates nothing. Bounded: once `capacity` tables are kept, further
 // tables of an account share one entry named kOtherTables (hostile or generated names cannot
-// grow it without end).
+// grow it without end); a deleted account's entries are erased (ForgetAccount).
 #pragma once
 
 #include <array>
@@ -44,6 +44,11 @@ class UsageTable {
   void ResetBill();
   void ResetObservations();
 
+  // Erases every entry of `account` (its tables and its kOtherTables entry), freeing their
+  // memory; a later With for the account starts a new entry. Thread-safe: takes each shard's
+  // lock in turn, O(entries).
+  void ForgetAccount(std::string_view account);
+
   std::size_t size() const;
 
  private:
@@ -51,11 +56,14 @@ class UsageTable {
   struct alignas(64) Shard {
     mutable std::mutex mutex;
     Map map;
+    // Moved by every erase from `map` (under `mutex`): a cached entry found at the same count
+    // is still there.
+    std::uint64_t erasures = 0;
   };
 
   // The entry of (account, table), with its shard's lock taken into `lock`. A per-thread cache
   // of the last entry found skips building and hashing the key when a thread sees the same
-  // table again (entries are never erased, so the pointer stays valid).
+  // table again, used only while its shard's `erasures` has not moved.
   TableUsage& Locate(std::string_view account, std::string_view table,
                      std::unique_lock<std::mutex>& lock);
   // "account\0table-lowercase" into a per-thread buffer.
