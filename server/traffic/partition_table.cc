@@ -61,6 +61,17 @@ void PartitionTable::Evict(Shard& shard, std::int64_t now) {
   });
 }
 
+void PartitionTable::ForgetAccount(std::string_view account) {
+  for (Shard& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    // The key starts with "account\0" (BuildKey): the NUL keeps "acct" from matching "acct2".
+    std::erase_if(shard.map, [account](const auto& entry) {
+      const std::string_view key(entry.first);
+      return key.size() > account.size() && key[account.size()] == '\0' && key.starts_with(account);
+    });
+  }
+}
+
 void PartitionTable::ForEach(
     const std::function<void(const PartitionName&, const PartitionState&)>& fn) const {
   for (const Shard& shard : shards_) {

@@ -1,7 +1,8 @@
 // The per-partition state of the throttle: one GCRA bucket, a recent-rate window and the
 // rebalancing emulation's clocks per (account, table, PartitionKey). Sharded (64 shards, each a
 // small mutex and a hash map) so concurrent requests on different partitions rarely meet, and
-// bounded: a full shard forgets its idle partitions first, then the least recently seen.
+// bounded: a full shard forgets its idle partitions first, then the least recently seen; a
+// deleted account's partitions are forgotten at once (ForgetAccount).
 #pragma once
 
 #include <array>
@@ -58,6 +59,11 @@ class PartitionTable {
     state.last_seen = now;
     return fn(state);
   }
+
+  // Forgets every partition of `account` (a deleted account: its partitions would otherwise be
+  // kept until evicted, and walked by every ForEach). Thread-safe: takes each shard's lock in
+  // turn, O(partitions).
+  void ForgetAccount(std::string_view account);
 
   // Calls `fn(name, state)` for every tracked partition, one shard locked at a time. The views in
   // `name` live for the call only.

@@ -68,6 +68,10 @@ class Throttle {
   // debt, and refuse the next requests until time has paid it off. Thread-safe.
   void Charge(const PartitionRef& ref, std::uint64_t entities);
 
+  // Forgets the partitions of `account`, once it is deleted: Hottest no longer names them. The
+  // account limiters, fixed at construction, stay. Thread-safe.
+  void ForgetAccount(std::string_view account) { partitions_.ForgetAccount(account); }
+
   // The `limit` partitions with the highest recent rate (then the highest peak), hottest first.
   std::vector<PartitionReport> Hottest(std::size_t limit) const;
   std::size_t tracked_partitions() const { return partitions_.size(); }

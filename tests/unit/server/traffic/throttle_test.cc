@@ -2,8 +2,10 @@
 // entity below is exact.
 #include "server/traffic/throttle.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "common/datetime.h"
 
@@ -150,6 +152,28 @@ TEST_CASE("throttle: the partition table stays bounded and forgets idle partitio
   }
   CHECK(throttle.tracked_partitions() <= 640);
   CHECK(throttle.Admit(hot, 1) == ThrottleVerdict::kPartitionBusy);
+}
+
+TEST_CASE("throttle: ForgetAccount forgets a deleted account's partitions, only its own",
+          "[throttle]") {
+  ManualClock clock(kStart);
+  Throttle throttle(Config(2000, 100'000), clock);
+  for (const char* account : {"gone", "gone2", "devstoreaccount1"}) {
+    for (const char* key : {"a", "b"}) {
+      CHECK(throttle.Admit(PartitionRef{account, "t", key}, 1) == ThrottleVerdict::kAdmitted);
+    }
+  }
+  CHECK(throttle.tracked_partitions() == 6);
+  throttle.ForgetAccount("gone");
+  CHECK(throttle.tracked_partitions() == 4);
+  std::vector<std::string> names;
+  for (const PartitionReport& p : throttle.Hottest(10)) {
+    names.push_back(p.account + "/" + p.partition_key);
+  }
+  std::sort(names.begin(), names.end());
+  std::string listed;
+  for (const std::string& name : names) listed += name + " ";
+  CHECK(listed == "devstoreaccount1/a devstoreaccount1/b gone2/a gone2/b ");
 }
 
 }  // namespace malachite::server
