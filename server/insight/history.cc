@@ -66,6 +66,14 @@ void TrafficHistory::Add(DateTime now, const TrafficTotals& totals,
   primed_ = true;
 }
 
+void TrafficHistory::ForgetAccount(std::string_view account) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (TrafficSample& sample : samples_) {
+    std::erase_if(sample.partitions,
+                  [account](const PartitionReport& p) { return p.account == account; });
+  }
+}
+
 std::string TrafficHistory::Json(DateTime since, std::uint64_t partition_target) const {
   std::string out =
       fmt::format("{{\"target\":{},\"interval_ms\":1000,\"samples\":[", partition_target);

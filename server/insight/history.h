@@ -8,6 +8,7 @@
 #include <deque>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/edm.h"
@@ -46,6 +47,9 @@ class TrafficHistory {
   // "throttled":n, "faults":n, "partitions":[AppendPartitionReportJson objects]}]}. Operations
   // with no requests are left out; "Unrouted" counts requests that could not be routed.
   std::string Json(DateTime since, std::uint64_t partition_target) const;
+
+  // Drops `account`'s partitions from every sample kept (a deleted account).
+  void ForgetAccount(std::string_view account);
 
   std::size_t size() const;
 

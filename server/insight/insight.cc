@@ -142,8 +142,17 @@ Result<CapacityReport> Insight::Capacity(std::string_view account,
   auto report = MeasureCapacity(store_, account, table, budget, clock_.Now());
   if (!report || table) return report;
   std::lock_guard<std::mutex> lock(mutex_);
-  capacity_[std::string(account)] = CachedCapacity{*report, now};
+  // Checked under the lock ForgetAccount erases under: an account deleted while it was measured
+  // is either still known here (and its entry erased after) or not cached at all.
+  if (HasAccount(account)) capacity_[std::string(account)] = CachedCapacity{*report, now};
   return report;
+}
+
+void Insight::ForgetAccount(std::string_view account) {
+  usage_.ForgetAccount(account);
+  history_.ForgetAccount(account);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = capacity_.find(account); it != capacity_.end()) capacity_.erase(it);
 }
 
 std::string Insight::TrafficJson(DateTime since) const {

@@ -83,6 +83,13 @@ class Insight {
   // The traffic history after `since` (history.h).
   std::string TrafficJson(DateTime since) const;
 
+  // Forgets what was kept about `account` once it is deleted (after its deletion committed and
+  // HasAccount turned false): its usage (the bill and the advisor), its last capacity
+  // measurement and its partitions in the traffic history; no endpoint names it afterwards
+  // (the throttle's partitions are Throttle::ForgetAccount's). Thread-safe; takes the locks the
+  // request path takes, one at a time, for O(tables + history) work.
+  void ForgetAccount(std::string_view account);
+
   const UsageTable& usage() const { return usage_; }
 
  private:
