@@ -223,6 +223,7 @@ int Serve(ServerConfig& config) {
   server::Service service(config, **store, SystemClock::Instance());
   data.directory = &service.accounts();
   data.clock = &SystemClock::Instance();
+  data.forget_account = [&service](std::string_view account) { service.ForgetAccount(account); };
   auto runtime_accounts =
       server::LoadRuntimeAccounts(**store, service.accounts(), config.transient_accounts);
   if (!runtime_accounts) {

@@ -14,8 +14,10 @@
 //   DELETE /-/accounts/<name>
 //       204. The account is unknown to the next request at once; its tables and its service
 //       properties are deleted in the same write as its record (storage::DeleteAccount; the
-//       entities reclaimed in the background, as Delete Table). 404 ResourceNotFound; 409
-//       OperationNotAllowed for a configured account.
+//       entities reclaimed in the background, as Delete Table); once that write committed, the
+//       server forgets it (DataEndpoints::forget_account): /-/metrics, /-/partitions and the
+//       insight endpoints no longer name it. 404 ResourceNotFound; 409 OperationNotAllowed for a
+//       configured account.
 //
 // Runtime accounts are stored in the data directory (storage/FORMAT.md, settings `U`) and served
 // again after a restart; with --transient-accounts they are deleted with their data at shutdown

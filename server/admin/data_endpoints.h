@@ -42,6 +42,10 @@ struct DataEndpoints {
   // configured accounts only.
   AccountDirectory* directory = nullptr;
   const Clock* clock = nullptr;
+  // Called with an account's name once its deletion committed (DELETE /-/accounts/<name>, and
+  // POST /-/accounts clearing what an earlier account of the name left): forgets what the server
+  // keeps about it outside the store (Service::ForgetAccount). Thread-safe. Null: nothing kept.
+  std::function<void(std::string_view account)> forget_account;
 };
 
 // True for /-/reset and /-/backup.

@@ -78,6 +78,11 @@ Service::Service(const ServerConfig& config, storage::Store& store, const Clock&
       store_(store),
       clock_(clock) {}
 
+void Service::ForgetAccount(std::string_view account) const {
+  insight_->ForgetAccount(account);
+  traffic_->throttle().ForgetAccount(account);
+}
+
 std::string Service::BaseUrl(const Exchange& exchange) const {
   // Azure: spec §4.1 — odata.metadata and friends are built from the Host header + account.
   return AccountEndpoint(exchange.request, exchange.route, default_host_);

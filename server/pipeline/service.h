@@ -50,6 +50,11 @@ class Service {
   // The accounts served: the configured ones and those POST /-/accounts makes (changed at run
   // time by server/admin/account_endpoints.h; every request reads the current set).
   AccountDirectory& accounts() const { return *accounts_; }
+  // Forgets what the server keeps about `account` outside the store once its deletion committed
+  // (DataEndpoints::forget_account): its usage, capacity and traffic history in the insight, its
+  // partitions in the throttle. Thread-safe; takes the request path's shard locks one at a time,
+  // each for one shard's walk.
+  void ForgetAccount(std::string_view account) const;
 
  private:
   // What authentication found: a shared access signature, a bearer token's roles.

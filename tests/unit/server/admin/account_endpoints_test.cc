@@ -8,7 +8,9 @@
 #include "common/clock.h"
 #include "common/encoding.h"
 #include "server/admin/admin_endpoints.h"
+#include "server/pipeline/service.h"
 #include "tests/support/store_fixture.h"
+#include "tests/unit/server/service_harness.h"
 
 namespace malachite::server {
 namespace {
@@ -271,6 +273,72 @@ TEST_CASE("account_endpoints: service properties go with their account, and rese
   // Made again under the same name: the defaults, as a new storage account has.
   REQUIRE(f.Call("POST", "/-/accounts", R"({"name":"props1"})").status == 201);
   CHECK(f.Properties("props1") == std::nullopt);
+}
+
+TEST_CASE(
+    "account_endpoints: once DELETE committed, the server forgets the account: /-/metrics, "
+    "/-/partitions and the insight endpoints no longer name it",
+    "[accounts]") {
+  // Composed as app/main.cc composes it: the Service's directory, insight, traffic and hook.
+  testing::ServiceHarness host(DateTime{638000000000000000}, "malachite-accounts");
+  Service& service = host.service();
+  DataEndpoints data;
+  data.store = &host.store();
+  data.directory = &service.accounts();
+  data.clock = &host.clock();
+  data.forget_account = [&service](std::string_view account) { service.ForgetAccount(account); };
+  const AdminContext context{true, &service.traffic(), &data, &service.insight()};
+  auto call = [&](std::string method, std::string target, std::string body = "") {
+    Request request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.body = std::move(body);
+    request.headers.push_back({"Host", "127.0.0.1:10002"});
+    Response response;
+    AdminJob job;
+    HandleAdminRequest(request, context, response, &job);
+    if (job) job(response);
+    return response;
+  };
+  // What every endpoint that reports per account or partition answers, in one string.
+  auto reports = [&] {
+    std::string out;
+    for (const char* target :
+         {"/-/metrics", "/-/partitions?format=json", "/-/bill", "/-/advisor", "/-/traffic"}) {
+      Response response = call("GET", target);
+      CHECK(response.status == 200);
+      out += response.body;
+    }
+    return out;
+  };
+  // A partition of `account` written once, as the pipeline records an Insert Entity.
+  auto use = [&](std::string_view account) {
+    RequestFacts facts;
+    facts.op = Operation::kInsertEntity;
+    facts.account = account;
+    facts.table = "orders";
+    facts.status = 204;
+    facts.partition_key = "p";
+    service.insight().Record(facts);
+    REQUIRE(service.traffic().throttle().Admit(PartitionRef{account, "orders", "p"}, 1) ==
+            ThrottleVerdict::kAdmitted);
+  };
+
+  REQUIRE(call("POST", "/-/accounts", R"({"name":"gone1"})").status == 201);
+  service.insight().Sample();  // the traffic history's baseline
+  use("gone1");
+  service.insight().Sample();
+  CHECK(reports().find("gone1") != std::string::npos);
+  REQUIRE(call("DELETE", "/-/accounts/gone1").status == 204);
+  CHECK(reports().find("gone1") == std::string::npos);
+  CHECK(service.insight().usage().size() == 0);
+  CHECK(service.traffic().throttle().tracked_partitions() == 0);
+
+  // A request authenticated before the delete may still reach the throttle after it: making
+  // the account again forgets that too, so the new account starts with nothing of the old.
+  use("again1");
+  REQUIRE(call("POST", "/-/accounts", R"({"name":"again1"})").status == 201);
+  CHECK(service.traffic().throttle().tracked_partitions() == 0);
 }
 
 }  // namespace malachite::server
