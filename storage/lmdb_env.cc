@@ -159,6 +159,7 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const LmdbEnvOptions& options) {
   }
   if (rc != 0) return EnvOpenError(dir, rc);
   env->env_.store(handle, std::memory_order_release);
+  env->opened_map_size_ = map_size;
   // A map the address space refused is not grown back past what it allowed: LMDB unmaps before it
   // maps the grown size, and a refusal then would leave no map at all.
   env->max_map_size_ = map_size < initial ? map_size : options.map_size;
@@ -211,10 +212,11 @@ Result<CompactionInfo> LmdbEnv::CompactInPlace(FunctionRef<void()> before_close)
     // A failed rename leaves data.mdb as it was, which is opened again below.
     installed = InstallCompactedCopy(staged.file, dir_);
     MDB_env* handle = nullptr;
-    int rc = OpenHandle(map_size(), &handle);
+    int rc = OpenHandle(opened_map_size_, &handle);
     Databases reopened;
     if (rc == 0) {
-      if (auto ok = OpenDatabases(handle, &reopened); !ok) rc = MDB_INVALID;
+      env_.store(handle, std::memory_order_release);
+      if (!SizeMapForData() || !OpenDatabases(handle, &reopened)) rc = MDB_INVALID;
     }
     // LMDB: a database handle is the slot mdb_dbi_open gave its name in this environment, in the
     // order of opening; the same names opened in the same order get the same numbers, which the
@@ -222,17 +224,16 @@ Result<CompactionInfo> LmdbEnv::CompactInPlace(FunctionRef<void()> before_close)
     if (rc == 0 && (reopened.meta != dbs_.meta || reopened.tables != dbs_.tables ||
                     reopened.entities != dbs_.entities || reopened.reclaim != dbs_.reclaim ||
                     reopened.settings != dbs_.settings)) {
-      mdb_env_close(handle);
       rc = MDB_INVALID;
     }
     if (rc != 0) {
+      if (handle != nullptr) mdb_env_close(env_.exchange(nullptr));
       gate_.Break(Error{ErrorCode::kInternalError,
                         "storage: " + data_file + " could not be opened again after compaction (" +
                             LmdbErrorText(rc) + "): restart the server",
                         "mdb_env_open"});
       return;
     }
-    env_.store(handle, std::memory_order_release);
   });
   if (gate_.broken()) return tl::unexpected<Error>(gate_.broken_error());
   if (!installed) return tl::unexpected<Error>(installed.error());

@@ -87,7 +87,8 @@ class LmdbEnv {
   // closes the gate, waits until no reader is inside, runs `before_close` (whatever keeps a
   // transaction of the environment ends it there: ReadTxnPool's kept ones), closes the
   // environment, renames the copy over data.mdb (InstallCompactedCopy), opens it again with the
-  // same flags, map size and database handles, and opens the gate. Readers wait only for that
+  // same flags and database handles and the map sized as at open (for the data and one growth
+  // step), and opens the gate. Readers wait only for that
   // swap; writers wait for the whole of it (the caller holds their lock). On a failure before the
   // swap nothing changed; a failed rename reopens the old file (the error is returned either way).
   // Errors: those of the two steps; kInternalError when the environment could not be opened
@@ -112,6 +113,10 @@ class LmdbEnv {
   int OpenHandle(std::uint64_t map_size, MDB_env** out) const;
 
   std::atomic<MDB_env*> env_{nullptr};
+  // The map the environment was opened with, before SizeMapForData: what a compaction in place
+  // opens its copy with again (so on Windows, where the file is as large as the map, the disk
+  // is given back too).
+  std::uint64_t opened_map_size_ = 0;
   unsigned flags_ = 0;
   unsigned max_readers_ = 0;
   DataDirLock lock_;  // released after mdb_env_close (members are destroyed after the body)

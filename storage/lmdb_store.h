@@ -8,7 +8,7 @@
 #include "storage/compaction_timer.h"
 #include "storage/env_flusher.h"
 #include "storage/group_writer.h"
-#include "storage/page_stats.h"
+#include "storage/page_stats_cache.h"
 #include "storage/read_txn_pool.h"
 #include "storage/reclaimer.h"
 #include "storage/space_alarm.h"

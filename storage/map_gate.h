@@ -1,4 +1,6 @@
-// The gate that growing the map closes (storage/FORMAT.md, "The map grows as needed").
+// The gate that growing the map closes (storage/FORMAT.md, "The map grows as needed"), and so
+// does a compaction in place, which closes and reopens the whole environment under it
+// (LmdbEnv::CompactInPlace; "the grower" below is either).
 //
 // LMDB: mdb_env_set_mapsize unmaps the environment and maps it again, possibly elsewhere, so no
 // transaction of the process may be active while it runs: a reader's pointers into the map (its

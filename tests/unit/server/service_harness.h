@@ -88,6 +88,7 @@ class ReadCountingStore final : public storage::Store {
   Result<std::uint64_t> Backup(const std::string& dest_dir) override {
     return store_->Backup(dest_dir);
   }
+  Result<storage::CompactionReport> Compact() override { return store_->Compact(); }
 
  private:
   storage::Store* store_;

@@ -1,5 +1,6 @@
 // Compaction while the store serves (Store::Compact, StoreOptions::compact_while_serving;
 // storage/FORMAT.md, "Getting disk space back"), on real LMDB in temp dirs.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "platform/map_size.h"
 #include "storage/compaction.h"
 #include "tests/support/store_fixture.h"
 #include "tests/unit/storage/store_content.h"
@@ -56,7 +58,14 @@ TEST_CASE("compaction in place: a serving store gives its free pages back and se
   CHECK_FALSE(done->at_open);
   CHECK(done->bytes_before == size_before);
   CHECK(done->bytes_after == fs::file_size(file));
-  CHECK(done->bytes_after < size_before / 3);
+  if (platform::kMappedFileTakesDisk) {
+    // On Windows the file is as large as the map, which starts at 64 MiB: back to that.
+    CHECK(done->bytes_after <= std::max<std::uint64_t>(size_before, 64u << 20));
+  } else {
+    CHECK(done->bytes_after < size_before / 3);
+  }
+  const StoreStats compacted = f.store().Stats();
+  CHECK((compacted.pages_live + compacted.pages_free) * 4096 < size_before / 3);
   // Same store, same content, same catalog generation (caches above stay valid); the free list
   // is gone at once, without waiting for a scrape's second.
   CHECK(f.store().Stats().pages_free < 8);
@@ -145,7 +154,7 @@ TEST_CASE("compaction in place: the store compacts itself when it pays, and says
   std::atomic<int> reports{0};
   std::atomic<bool> bad_report{false};
   options.on_compaction = [&](const CompactionReport& report) {
-    if (report.at_open || report.error || report.bytes_after >= report.bytes_before) {
+    if (report.at_open || report.error || report.bytes_after > report.bytes_before) {
       bad_report = true;
     }
     ++reports;
