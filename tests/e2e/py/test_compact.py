@@ -12,7 +12,7 @@ import pytest
 
 import json
 
-from conftest import binary, log, service_client, start
+from conftest import binary, crash, log, service_client, start
 
 
 def compact(data_dir):
@@ -139,24 +139,44 @@ def test_a_compaction_killed_at_any_moment_loses_nothing(tmp_path):
         assert sorted(os.listdir(copy)) == ["data.mdb", "malachite.lock", "space.reserve"]
 
 
+def churn_24_mb(tmp_path, server):
+    """A table of 24 MB written by $batch through malachite import, then deleted; returns the
+    pages of data.mdb (live + free) with it written, before the delete."""
+    churn = tmp_path / "churn.jsonl"
+    with open(churn, "w") as f:
+        for e in rows(24000, "c" * 1000):
+            f.write(json.dumps(e) + "\n")
+    subprocess.run([binary(), "import", str(churn), "--table", "churn",
+                    "--connection-string", server.connection_string], check=True,
+                   capture_output=True, timeout=120)
+    time.sleep(1.1)  # /-/metrics reads the pages at most once a second
+    full = pages(server)
+    service_client(server).delete_table("churn")
+    return full["pages_live"] + full["pages_free"]
+
+
+def compactions(server):
+    with urllib.request.urlopen(server.endpoint + "/-/metrics", timeout=10) as r:
+        return int(re.search(r"^malachite_store_compactions_total (\d+)$", r.read().decode(),
+                             re.M).group(1))
+
+
 def test_a_restart_compacts_a_store_churn_left_mostly_free(tmp_path):
     data_dir = str(tmp_path / "data")
-    server = start(data_dir=data_dir)
+    # Off while it serves, so that the free pages are still there when it stops.
+    server = start(data_dir=data_dir, args=["--compaction", "off"])
     try:
         service = service_client(server)
         load(service.create_table("keep"), rows(300, "k" * 100))
-        churn = tmp_path / "churn.jsonl"
-        with open(churn, "w") as f:  # 24 MB, written by $batch through malachite import
-            for e in rows(24000, "c" * 1000):
-                f.write(json.dumps(e) + "\n")
-        subprocess.run([binary(), "import", str(churn), "--table", "churn",
-                        "--connection-string", server.connection_string], check=True,
-                       capture_output=True, timeout=120)
-        service.delete_table("churn")
+        churn_24_mb(tmp_path, server)
         deadline = time.monotonic() + 30
         while pages(server)["pages_free"] * 4096 < 20 << 20:
             assert time.monotonic() < deadline
             time.sleep(0.5)
+        # Still there a check interval (10 s) later: --compaction off holds while serving.
+        time.sleep(11)
+        assert compactions(server) == 0
+        assert pages(server)["pages_free"] * 4096 >= 20 << 20
         before = everything(service)
     finally:
         server.stop()
@@ -167,6 +187,44 @@ def test_a_restart_compacts_a_store_churn_left_mostly_free(tmp_path):
         compacted = pages(server)
         assert compacted["pages_free"] < 8
         assert compacted["pages_live"] * 4096 < 4 << 20  # what 300 entities take, not 24 MB
+    finally:
+        server.stop()
+
+
+def test_a_serving_server_compacts_churn_away_and_loses_nothing(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = start(data_dir=data_dir, args=["--log-level", "info"])
+    try:
+        service = service_client(server)
+        keep = service.create_table("keep")
+        load(keep, rows(300, "k" * 100))
+        # data.mdb's pages, not its size: on Windows the file is as large as the map.
+        pages_full = churn_24_mb(tmp_path, server)
+        assert pages_full * 4096 > 20 << 20
+        # Writes go on while the server checks (every 10 s) and compacts.
+        written = 0
+        deadline = time.monotonic() + 60
+        while compactions(server) == 0:
+            assert time.monotonic() < deadline, "no compaction within 60 s: " + log(server)
+            keep.create_entity({"PartitionKey": "w", "RowKey": "%06d" % written})
+            written += 1
+        for _ in range(20):  # and after it
+            keep.create_entity({"PartitionKey": "w", "RowKey": "%06d" % written})
+            written += 1
+        assert "storage: compacted data.mdb while serving" in log(server)
+        time.sleep(1.1)  # /-/metrics reads the pages at most once a second
+        compacted = pages(server)
+        assert compacted["pages_live"] + compacted["pages_free"] < pages_full / 4
+        assert compacted["pages_live"] * 4096 < 4 << 20
+        before = everything(service)
+        assert len(before["keep"]) == 300 + written
+        assert "churn" not in before
+        crash(server)  # no clean stop's sync: the writes since must be in the new data.mdb
+    finally:
+        server.stop()
+    server = start(data_dir=data_dir)
+    try:
+        assert everything(service_client(server)) == before
     finally:
         server.stop()
 
