@@ -35,9 +35,10 @@ Result<CompactionInfo> CompactDataDir(const std::string& data_dir);
 // The first step, for a caller that holds the directory's lock: removes staging directories a
 // killed compaction left, copies the environment `source` (whose data.mdb is in `data_dir`)
 // compacted into a new staging directory of `data_dir`, checks that the copy holds as many
-// entries in every database as the source (the census) and fsyncs it. REQUIRES: nothing commits to `source` meanwhile (the census and the copy are two
-// read transactions), and the caller may read its map (MapGate). Errors: kInternalError (I/O,
-// LMDB, a census that differs); then no staging directory is left.
+// entries in every database as the source (the census) and fsyncs it. REQUIRES: nothing commits to
+// `source` meanwhile (the census and the copy are two read transactions), and the caller may read
+// its map (MapGate). Errors: kInternalError (I/O, LMDB, a census that differs); then no staging
+// directory is left.
 struct StagedCopy {
   std::string file;    // the copy's data.mdb
   std::string census;  // what CensusOf says of it (and of the source)

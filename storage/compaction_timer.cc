@@ -3,8 +3,8 @@
 namespace malachite::storage {
 
 CompactionTimer::CompactionTimer(std::chrono::milliseconds check_interval,
-                                 std::chrono::milliseconds min_interval,
-                                 std::function<bool()> pays, std::function<void()> compact)
+                                 std::chrono::milliseconds min_interval, std::function<bool()> pays,
+                                 std::function<void()> compact)
     : check_interval_(check_interval),
       min_interval_(min_interval),
       pays_(std::move(pays)),

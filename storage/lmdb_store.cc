@@ -150,9 +150,7 @@ Result<CompactionReport> LmdbStore::Compact() {
   writer_->RunExclusive([&] {
     // The flusher must not sync an environment being closed; the copy that replaces it is
     // synced (InstallCompactedCopy), so every commit made before is as durable as a sync makes it.
-    const auto swap = [&] {
-      info = core_.env->CompactInPlace([this] { read_txns_.AbortKept(); });
-    };
+    const auto swap = [&] { info = core_.env->CompactInPlace([this] { read_txns_.AbortKept(); }); };
     if (flusher_) {
       flusher_->RunBetweenSyncs(swap);
     } else {

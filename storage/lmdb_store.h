@@ -47,7 +47,7 @@ class LmdbStore final : public Store {
   void CompactAndReport();
 
   StoreCore core_;
-  ReadTxnPool read_txns_{*core_.env};  // before core_ closes the env
+  ReadTxnPool read_txns_{*core_.env};        // before core_ closes the env
   std::unique_ptr<SpaceAlarm> space_alarm_;  // null without a reserve; outlives writer_
   std::unique_ptr<GroupWriter> writer_;
   std::unique_ptr<Reclaimer> reclaimer_;

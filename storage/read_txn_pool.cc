@@ -45,8 +45,8 @@ void ReadTxnPool::Release(MDB_txn* txn) noexcept {
   bool kept = false;
   for (std::size_t i = 0; i < 2 && !kept; ++i) {
     MDB_txn* empty = nullptr;
-    kept = kept_[(home + i) % kPlaces].compare_exchange_strong(empty, txn,
-                                                               std::memory_order_release);
+    kept =
+        kept_[(home + i) % kPlaces].compare_exchange_strong(empty, txn, std::memory_order_release);
   }
   if (!kept) mdb_txn_abort(txn);
   gate_.Leave(home);
