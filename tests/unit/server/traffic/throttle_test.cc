@@ -104,6 +104,35 @@ TEST_CASE("throttle: with throttling off everything passes and rates are still r
   CHECK(throttle.Hottest(1).capacity() == 1);
 }
 
+TEST_CASE("throttle: Hottest picks the hottest partitions out of many, hottest first",
+          "[throttle]") {
+  ManualClock clock(kStart);
+  auto config = Config(10, 10);
+  config.throttle.enabled = false;
+  Throttle throttle(config, clock);
+  // Partition i gets (i * 37 % 200) + 1 entities: every rate from 1 to 200, in a scrambled order.
+  for (int i = 0; i < 200; ++i) {
+    const std::string key = "p" + std::to_string(i);
+    REQUIRE(throttle.Admit(PartitionRef{"devstoreaccount1", "t", key},
+                           static_cast<std::uint64_t>(i * 37 % 200 + 1)) ==
+            ThrottleVerdict::kAdmitted);
+  }
+  auto rates = [&](std::size_t limit) {
+    std::vector<int> out;
+    for (const PartitionReport& r : throttle.Hottest(limit))
+      out.push_back(static_cast<int>(r.peak));
+    return out;
+  };
+  CHECK(rates(5) == std::vector<int>{200, 199, 198, 197, 196});
+  const std::vector<int> all = rates(1000);
+  REQUIRE(all.size() == 200);
+  CHECK(std::is_sorted(all.rbegin(), all.rend()));
+  CHECK(all.back() == 1);
+  // Each report names its own partition: i * 37 % 200 + 1 == 200 for i = 27.
+  CHECK(throttle.Hottest(1).front().partition_key == "p27");
+  CHECK(throttle.Hottest(0).empty());
+}
+
 TEST_CASE("throttle: the rebalancing emulation takes a partition kept over its target offline",
           "[throttle]") {
   ManualClock clock(kStart);
