@@ -241,6 +241,11 @@ void Service::Complete(Exchange& exchange, Result<void> write_result) const {
     exchange.finish = nullptr;
   }
   if (!done) RenderFailure(exchange, done.error());
+  // A deleted table's partitions are forgotten by the throttle, as a deleted account's are
+  // (Service::ForgetAccount).
+  if (done && exchange.routed && exchange.route.op == Operation::kDeleteTable) {
+    traffic_->throttle().ForgetTable(exchange.route.account, exchange.route.table);
+  }
   Decorate(exchange);
 }
 

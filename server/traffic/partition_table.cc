@@ -62,12 +62,24 @@ void PartitionTable::Evict(Shard& shard, std::int64_t now) {
 }
 
 void PartitionTable::ForgetAccount(std::string_view account) {
+  // The key starts with "account\0" (BuildKey): the NUL keeps "acct" from matching "acct2".
+  std::string prefix(account);
+  prefix.push_back('\0');
+  ForgetPrefix(prefix);
+}
+
+void PartitionTable::ForgetTable(std::string_view account, std::string_view table) {
+  // "account\0table-lowercase\0" (BuildKey with an empty PartitionKey).
+  std::string prefix;
+  BuildKey(PartitionName{account, table, {}}, prefix);
+  ForgetPrefix(prefix);
+}
+
+void PartitionTable::ForgetPrefix(std::string_view prefix) {
   for (Shard& shard : shards_) {
     std::lock_guard<std::mutex> lock(shard.mutex);
-    // The key starts with "account\0" (BuildKey): the NUL keeps "acct" from matching "acct2".
-    std::erase_if(shard.map, [account](const auto& entry) {
-      const std::string_view key(entry.first);
-      return key.size() > account.size() && key[account.size()] == '\0' && key.starts_with(account);
+    std::erase_if(shard.map, [prefix](const auto& entry) {
+      return std::string_view(entry.first).starts_with(prefix);
     });
   }
 }

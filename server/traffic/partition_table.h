@@ -2,7 +2,7 @@
 // rebalancing emulation's clocks per (account, table, PartitionKey). Sharded (64 shards, each a
 // small mutex and a hash map) so concurrent requests on different partitions rarely meet, and
 // bounded: a full shard forgets its idle partitions first, then the least recently seen; a
-// deleted account's partitions are forgotten at once (ForgetAccount).
+// deleted account's or table's partitions are forgotten at once (ForgetAccount, ForgetTable).
 #pragma once
 
 #include <array>
@@ -64,6 +64,8 @@ class PartitionTable {
   // kept until evicted, and walked by every ForEach). Thread-safe: takes each shard's lock in
   // turn, O(partitions).
   void ForgetAccount(std::string_view account);
+  // Forgets every partition of `table` of `account` (a deleted table), the same way.
+  void ForgetTable(std::string_view account, std::string_view table);
 
   // Calls `fn(name, state)` for every tracked partition, one shard locked at a time. The views in
   // `name` live for the call only.
@@ -86,6 +88,8 @@ class PartitionTable {
   // A per-thread buffer, so that a lookup of a known partition allocates nothing.
   static std::string& KeyBuffer();
   PartitionState& Find(Shard& shard, const std::string& key, std::int64_t now);
+  // Erases every partition whose key starts with `prefix`.
+  void ForgetPrefix(std::string_view prefix);
   void Evict(Shard& shard, std::int64_t now);
 
   std::size_t shard_capacity_;

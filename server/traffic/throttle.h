@@ -71,6 +71,12 @@ class Throttle {
   // Forgets the partitions of `account`, once it is deleted: Hottest no longer names them. The
   // account limiters, fixed at construction, stay. Thread-safe.
   void ForgetAccount(std::string_view account) { partitions_.ForgetAccount(account); }
+  // Forgets the partitions of `table` of `account`, once it is deleted (a long-lived server
+  // that creates and deletes tables would otherwise keep tens of thousands, which every Hottest
+  // walks). Thread-safe; O(tracked partitions).
+  void ForgetTable(std::string_view account, std::string_view table) {
+    partitions_.ForgetTable(account, table);
+  }
 
   // The `limit` partitions with the highest recent rate (then the highest peak), hottest first.
   std::vector<PartitionReport> Hottest(std::size_t limit) const;

@@ -206,3 +206,30 @@ TEST_CASE("throttle: ForgetAccount forgets a deleted account's partitions, only 
 }
 
 }  // namespace malachite::server
+
+namespace malachite::server {
+
+TEST_CASE("throttle: ForgetTable forgets a deleted table's partitions, only its own",
+          "[throttle]") {
+  ManualClock clock(kStart);
+  Throttle throttle(Config(2000, 100'000), clock);
+  for (const char* table : {"Orders", "orders2", "Other"}) {
+    for (const char* key : {"a", "b"}) {
+      CHECK(throttle.Admit(PartitionRef{"devstoreaccount1", table, key}, 1) ==
+            ThrottleVerdict::kAdmitted);
+    }
+  }
+  CHECK(throttle.Admit(PartitionRef{"other", "orders", "a"}, 1) == ThrottleVerdict::kAdmitted);
+  CHECK(throttle.tracked_partitions() == 7);
+  throttle.ForgetTable("devstoreaccount1", "ORDERS");  // table names are case-insensitive
+  std::vector<std::string> names;
+  for (const PartitionReport& p : throttle.Hottest(10)) {
+    names.push_back(p.account + "/" + p.table + "/" + p.partition_key);
+  }
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"devstoreaccount1/orders2/a",
+                                          "devstoreaccount1/orders2/b", "devstoreaccount1/other/a",
+                                          "devstoreaccount1/other/b", "other/orders/a"});
+}
+
+}  // namespace malachite::server
