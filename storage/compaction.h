@@ -62,7 +62,7 @@ bool CompactionPaysAtOpen(const PageStats& pages);
 Result<std::string> CensusOf(const std::string& file);
 
 // Whether a serving store compacts itself now (StoreOptions::compact_while_serving): as at open,
-// but with at most 256 MiB live, because the writes wait while the copy is made (about 0.1 s per
+// but with at most 256 MiB live, because the writes wait while the copy is made (about 0.3 s per
 // 100 MiB live here), and at least 8 MiB free.
 bool CompactionPaysWhileServing(const PageStats& pages);
 
