@@ -103,22 +103,21 @@ Result<fs::path> CopyCompacted(MDB_env* source, const fs::path& dir) {
   return copy;
 }
 
+// A quarter of the file and at least `min_free` bytes free, at most `max_live` bytes live.
+bool CompactionPays(const PageStats& pages, std::uint64_t min_free, std::uint64_t max_live) {
+  return pages.pages_free * 4 >= pages.pages_total &&
+         pages.pages_free * pages.page_size >= min_free &&
+         pages.pages_live() * pages.page_size <= max_live;
+}
+
 }  // namespace
 
 bool CompactionPaysAtOpen(const PageStats& pages) {
-  constexpr std::uint64_t kMinFreeBytes = 16u << 20;
-  constexpr std::uint64_t kMaxLiveBytes = 1u << 30;
-  return pages.pages_free * 4 >= pages.pages_total &&
-         pages.pages_free * pages.page_size >= kMinFreeBytes &&
-         pages.pages_live() * pages.page_size <= kMaxLiveBytes;
+  return CompactionPays(pages, std::uint64_t{16} << 20, std::uint64_t{1} << 30);
 }
 
 bool CompactionPaysWhileServing(const PageStats& pages) {
-  constexpr std::uint64_t kMinFreeBytes = 8u << 20;
-  constexpr std::uint64_t kMaxLiveBytes = 256u << 20;
-  return pages.pages_free * 4 >= pages.pages_total &&
-         pages.pages_free * pages.page_size >= kMinFreeBytes &&
-         pages.pages_live() * pages.page_size <= kMaxLiveBytes;
+  return CompactionPays(pages, std::uint64_t{8} << 20, std::uint64_t{256} << 20);
 }
 
 Result<std::string> CensusOf(const std::string& file) {
