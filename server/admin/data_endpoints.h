@@ -45,7 +45,7 @@ struct DataEndpoints {
   // Called with an account's name once its deletion committed (DELETE /-/accounts/<name>, and
   // POST /-/accounts clearing what an earlier account of the name left): forgets what the server
   // keeps about it outside the store (Service::ForgetAccount). Thread-safe. Null: nothing kept.
-  std::function<void(std::string_view account)> forget_account;
+  std::function<void(std::string_view account)> forget_account = nullptr;
 };
 
 // True for /-/reset and /-/backup.
