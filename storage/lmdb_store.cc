@@ -172,8 +172,9 @@ Result<CompactionReport> LmdbStore::Compact() {
 bool LmdbStore::CompactionPays() {
   // A full disk has no room for the copy; the space alarm's own way out is the deletes.
   if (SpaceAlarmRaised()) return false;
-  auto pages = page_stats_.ReadNow();
-  return pages && CompactionPaysWhileServing(*pages);
+  // The scrapes' cache: the free list is walked again only when something was committed since
+  // (an idle server's check costs one mdb_env_info); Compact refreshes it after each compaction.
+  return CompactionPaysWhileServing(page_stats_.Get());
 }
 
 void LmdbStore::CompactAndReport() {

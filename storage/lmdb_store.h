@@ -41,7 +41,8 @@ class LmdbStore final : public Store {
   Result<CompactionReport> Compact() override;
 
  private:
-  // The timer's check: CompactionPaysWhileServing on pages read now (not the scrapes' cache).
+  // The timer's check: CompactionPaysWhileServing on the scrapes' cached pages (at most a second
+  // old, and read again only after a commit).
   bool CompactionPays();
   // The timer's compaction: Compact, reported to on_compaction_.
   void CompactAndReport();
